@@ -1,0 +1,160 @@
+"""The one error tree of hostcompat.
+
+::
+
+    HostCompatError
+    ├── InvalidInput                  (also a ValueError) misuse or unusable input
+    │   ├── InvalidUIURI              a `ui://` URI that breaks the rules
+    │   ├── InvalidUIMeta             a `_meta.ui` (or flat `ui/resourceUri`) of the wrong shape
+    │   ├── InvalidCapability         a UI capability payload of the wrong shape
+    │   ├── InvalidBridgeMessage      a host<->view message that does not validate
+    │   └── InvalidOpenAIMeta         an `openai/*` key of the wrong shape
+    ├── ResourceError                 reading or building a `ui://` resource failed
+    │   ├── MissingReader             no resource reader was given
+    │   ├── ResourceReadFailed        the reader raised (the original error is the `__cause__`)
+    │   ├── NoContents                the read returned no contents
+    │   ├── ResourceNotFound          no content item has the requested URI
+    │   ├── AmbiguousResource         more than one content item has the requested URI
+    │   ├── WrongMimeType             the item is not `text/html;profile=mcp-app`
+    │   ├── ResourceTooLarge          over the 1 MiB HTML budget (counted in bytes)
+    │   ├── InvalidBlob               a `blob` that is not strict base64
+    │   ├── NotUTF8                   bytes that are not UTF-8
+    │   └── EmptyResource             empty name, HTML or text
+    ├── ProbeError                    talking to a live server failed
+    └── CatalogError                  a host or rule data file is unusable
+
+Findings (a server doing something wrong) are report data, not errors: only misuse of the API
+or an unusable input raises. Every error carries the offending value, truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_VALUE_PREVIEW = 200
+
+
+def _preview(value: object) -> str:
+    text = repr(value)
+    if len(text) > _VALUE_PREVIEW:
+        return text[: _VALUE_PREVIEW - 1] + "…"
+    return text
+
+
+class HostCompatError(Exception):
+    """Root of every error hostcompat raises on purpose.
+
+    `value` is the offending input (kept as given; its repr in messages is truncated),
+    `rule_id` the id of the rule that raised it, when one did.
+    """
+
+    def __init__(self, message: str, *, value: Any = None, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.value = value
+        self.rule_id = rule_id
+
+    @property
+    def value_preview(self) -> str:
+        """The offending value's repr, cut to a readable length."""
+        return _preview(self.value)
+
+
+class InvalidInput(HostCompatError, ValueError):
+    """An input that cannot be used as given (also a `ValueError`)."""
+
+
+class InvalidUIURI(InvalidInput):
+    """A `ui://` URI that breaks the generic or the scoped rules."""
+
+
+class InvalidUIMeta(InvalidInput):
+    """A `_meta.ui` value, or the flat `ui/resourceUri`, of the wrong shape."""
+
+
+class InvalidCapability(InvalidInput):
+    """A UI extension capability payload of the wrong shape."""
+
+
+class InvalidBridgeMessage(InvalidInput):
+    """A host<->view (or legacy `mcpui:*`) message that does not validate."""
+
+
+class InvalidOpenAIMeta(InvalidInput):
+    """An OpenAI Apps SDK `openai/*` key of the wrong shape."""
+
+
+class ResourceError(HostCompatError):
+    """Reading, checking or building a `ui://` resource failed."""
+
+
+class MissingReader(ResourceError):
+    """No resource reader was given."""
+
+
+class ResourceReadFailed(ResourceError):
+    """The resource reader raised; the original exception is the `__cause__`."""
+
+
+class NoContents(ResourceError):
+    """A resource read returned no contents."""
+
+
+class ResourceNotFound(ResourceError):
+    """No content item carries the requested URI exactly."""
+
+
+class AmbiguousResource(ResourceError):
+    """More than one content item carries the requested URI."""
+
+
+class WrongMimeType(ResourceError):
+    """A content item whose MIME type is not the MCP App MIME type."""
+
+
+class ResourceTooLarge(ResourceError):
+    """HTML over the budget (1 MiB, counted in UTF-8 bytes), or a blob too long to be under it."""
+
+
+class InvalidBlob(ResourceError):
+    """A `blob` that is not strict, padded base64."""
+
+
+class NotUTF8(ResourceError):
+    """Bytes that do not decode as UTF-8."""
+
+
+class EmptyResource(ResourceError):
+    """An empty name, HTML document or text where one is required."""
+
+
+class ProbeError(HostCompatError):
+    """Talking to a live server failed (timeout, crash, protocol garbage, a limit hit)."""
+
+
+class CatalogError(HostCompatError):
+    """A host-profile or client-rule data file is missing, malformed or inconsistent."""
+
+
+__all__ = [
+    "AmbiguousResource",
+    "CatalogError",
+    "EmptyResource",
+    "HostCompatError",
+    "InvalidBlob",
+    "InvalidBridgeMessage",
+    "InvalidCapability",
+    "InvalidInput",
+    "InvalidOpenAIMeta",
+    "InvalidUIMeta",
+    "InvalidUIURI",
+    "MissingReader",
+    "NoContents",
+    "NotUTF8",
+    "ProbeError",
+    "ResourceError",
+    "ResourceNotFound",
+    "ResourceReadFailed",
+    "ResourceTooLarge",
+    "WrongMimeType",
+]
