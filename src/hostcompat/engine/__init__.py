@@ -1,0 +1,3 @@
+"""The host-compatibility engine: pure functions from a server's tools and widgets to per-host verdicts."""
+
+__all__: list[str] = []
