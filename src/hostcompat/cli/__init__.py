@@ -20,7 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Make MCP servers work on every MCP host.",
     )
     parser.add_argument("--version", action="version", version=f"hostcompat {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser(
+        "demo",
+        help="run the built-in example MCP App server against every kind of client and print each tool's mode",
+    )
     return parser
 
 
@@ -31,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stdout)
         return 0
+    if args.command == "demo":
+        from hostcompat.cli.demo import run_demo
+
+        return run_demo(sys.stdout)
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse rejects it first
 
 
