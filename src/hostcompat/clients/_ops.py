@@ -1,0 +1,289 @@
+"""The closed set of rewrite operations and trigger kinds a rule may name, with their parameters.
+
+Rules are data; what they may ask for is code. Each operation declares the methods it acts on and
+the parameters it takes, so the rule loader rejects a rule that could never work.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from hostcompat.clients import _catalog, _content, _schemas
+from hostcompat.clients._cow import JSONObject
+
+RESULT_METHODS = frozenset(
+    {
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+    }
+)
+"""Methods whose results a rule may rewrite."""
+
+REQUEST_METHODS = frozenset({"tools/call"})
+"""Methods whose incoming params a rule may rewrite."""
+
+MIN_NAME_BUDGET = 16
+"""The smallest tool-name length budget accepted (room for a head and the 9-character digest suffix)."""
+
+Patch = Callable[[str, JSONObject, Mapping[str, Any]], JSONObject]
+ParamCheck = Callable[[Any], str | None]
+Fail = Callable[[str, str, Any], NoReturn]
+
+
+def _no_check(value: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Param:
+    """One operation parameter: a check returning a problem (or None), and a default (none = required)."""
+
+    check: ParamCheck = _no_check
+    default: Any = None
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class ResultOperation:
+    """An operation that rewrites a result going to the client."""
+
+    name: str
+    summary: str
+    methods: frozenset[str]
+    patch: Patch
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RenameOperation:
+    """An operation that renames tools in tools/list (the session keeps the reverse map)."""
+
+    name: str
+    summary: str
+    transform: Callable[[str, Mapping[str, Any]], str]
+    params: Mapping[str, Param] = field(default_factory=dict)
+    budget_param: str | None = None
+    methods: frozenset[str] = frozenset({"tools/list"})
+
+
+@dataclass(frozen=True)
+class RequestOperation:
+    """An operation that rewrites a request's params coming from the client."""
+
+    name: str
+    summary: str
+    methods: frozenset[str]
+    patch: Patch
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+Operation = ResultOperation | RenameOperation | RequestOperation
+
+
+@dataclass(frozen=True)
+class TriggerKind:
+    """A condition on the result that gates a rule's rewrite."""
+
+    name: str
+    summary: str
+    fires: Callable[[str, JSONObject, Mapping[str, Any]], bool]
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+def _int_between(low: int, high: int) -> ParamCheck:
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"must be an integer from {low} to {high}"
+        return None
+
+    return check
+
+
+def _strings(allowed: frozenset[str] | None = None, *, max_items: int = 64, max_length: int = 128) -> ParamCheck:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= max_items:
+            return f"must be a list of 1 to {max_items} strings"
+        for item in value:
+            if not isinstance(item, str) or not 1 <= len(item) <= max_length:
+                return f"must hold non-empty strings of at most {max_length} characters"
+            if allowed is not None and item not in allowed:
+                return f"{item!r} is not one of {sorted(allowed)}"
+        if len(set(value)) != len(value):
+            return "must not repeat an entry"
+        return None
+
+    return check
+
+
+def _punctuation(value: Any) -> str | None:
+    if not isinstance(value, str) or not 1 <= len(value) <= 32:
+        return "must be a string of 1 to 32 punctuation characters"
+    if any(char not in string.punctuation for char in value):
+        return "may hold ASCII punctuation only (letters and digits are always allowed)"
+    if "_" not in value:
+        return "must include '_' (the replacement character)"
+    return None
+
+
+def _always(method: str, payload: JSONObject, params: Mapping[str, Any]) -> bool:
+    return True
+
+
+def _has_content_types(method: str, payload: JSONObject, params: Mapping[str, Any]) -> bool:
+    wanted = frozenset(params.get("types", ()))
+    return bool(wanted & _content.content_types(method, payload))
+
+
+_FIELDS = frozenset(_schemas.INPUT_AND_OUTPUT)
+_TOOLS_LIST = frozenset({"tools/list"})
+
+TRIGGERS: Mapping[str, TriggerKind] = MappingProxyType(
+    {
+        "always": TriggerKind("always", "whenever the rewrite finds something to change", _always),
+        "content-types": TriggerKind(
+            "content-types",
+            "the result's content holds a block of one of `types`",
+            _has_content_types,
+            {"types": Param(_strings(max_items=16, max_length=64), required=True)},
+        ),
+    }
+)
+"""Trigger kinds by name."""
+
+OPERATIONS: Mapping[str, Operation] = MappingProxyType(
+    {
+        "round-annotation-priority": ResultOperation(
+            "round-annotation-priority",
+            "round annotations.priority to 0 or 1 (ties up) in content, embedded resources, resources, templates",
+            frozenset({"tools/call", "prompts/get", "resources/list", "resources/templates/list"}),
+            _content.round_annotation_priority,
+        ),
+        "resource-link-to-text": ResultOperation(
+            "resource-link-to-text",
+            "replace resource_link content blocks with a text block naming title, uri and MIME type",
+            frozenset({"tools/call", "prompts/get"}),
+            _content.resource_link_to_text,
+        ),
+        "drop-structured-content": ResultOperation(
+            "drop-structured-content",
+            "remove structuredContent from a tools/call result",
+            frozenset({"tools/call"}),
+            _content.drop_structured_content,
+        ),
+        "inline-schema-refs": ResultOperation(
+            "inline-schema-refs",
+            "inline local $ref and drop $defs/definitions in tool schemas (unchanged if not safely possible)",
+            _TOOLS_LIST,
+            _schemas.inline_schema_refs,
+            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_AND_OUTPUT)},
+        ),
+        "drop-schema-keywords": ResultOperation(
+            "drop-schema-keywords",
+            "remove the given keywords from every node of tool schemas",
+            _TOOLS_LIST,
+            _schemas.drop_schema_keywords,
+            {
+                "keywords": Param(_strings(), required=True),
+                "fields": Param(_strings(_FIELDS), default=_schemas.INPUT_AND_OUTPUT),
+            },
+        ),
+        "add-missing-schema-types": ResultOperation(
+            "add-missing-schema-types",
+            "give every schema node without a type an inferred one (else string)",
+            _TOOLS_LIST,
+            _schemas.add_missing_schema_types,
+            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
+        ),
+        "move-type-into-anyof": ResultOperation(
+            "move-type-into-anyof",
+            "never keep type beside anyOf: move a string type into untyped branches",
+            _TOOLS_LIST,
+            _schemas.move_schema_type_into_any_of,
+            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
+        ),
+        "drop-output-schema": ResultOperation(
+            "drop-output-schema",
+            "remove outputSchema from every tool",
+            _TOOLS_LIST,
+            _schemas.drop_output_schema,
+        ),
+        "cap-tool-count": ResultOperation(
+            "cap-tool-count",
+            "keep the first max_tools tools of a tools/list page (and drop nextCursor when cut)",
+            _TOOLS_LIST,
+            _catalog.cap_tool_count,
+            {"max_tools": Param(_int_between(1, 100_000), required=True)},
+        ),
+        "sanitize-tool-names": RenameOperation(
+            "sanitize-tool-names",
+            "replace tool-name characters outside ASCII letters, digits and allowed_punctuation with _",
+            lambda name, params: _catalog.sanitize_name(name, params["allowed_punctuation"]),
+            {"allowed_punctuation": Param(_punctuation, default="_-")},
+        ),
+        "truncate-tool-names": RenameOperation(
+            "truncate-tool-names",
+            "shorten tool names over max_length to a head plus _ and a digest",
+            lambda name, params: _catalog.truncate_name(name, params["max_length"]),
+            {"max_length": Param(_int_between(MIN_NAME_BUDGET, 1024), required=True)},
+            budget_param="max_length",
+        ),
+        "strip-call-arguments": RequestOperation(
+            "strip-call-arguments",
+            "remove the named keys from an incoming tools/call's arguments",
+            frozenset({"tools/call"}),
+            _content.strip_call_arguments,
+            {"names": Param(_strings(), required=True)},
+        ),
+    }
+)
+"""Operations by name: the closed set a rule's `rewrite.op` may name."""
+
+
+def normalize_params(specs: Mapping[str, Param], raw: Mapping[str, Any], fail: Fail) -> Mapping[str, Any]:
+    """`raw` checked against `specs`, defaults filled in, lists frozen to tuples.
+
+    `fail(field, problem, value)` is called (and must raise) on an unknown, missing or bad parameter.
+    """
+    for name in raw:
+        if name not in specs:
+            fail(name, f"unknown parameter (known: {sorted(specs) or 'none'})", raw[name])
+    out: dict[str, Any] = {}
+    for name, spec in specs.items():
+        if name not in raw:
+            if spec.required:
+                fail(name, "is required", None)
+            out[name] = spec.default
+            continue
+        value = raw[name]
+        problem = spec.check(value)
+        if problem is not None:
+            fail(name, problem, value)
+        out[name] = tuple(value) if isinstance(value, list) else value
+    return MappingProxyType(out)
+
+
+__all__ = [
+    "MIN_NAME_BUDGET",
+    "OPERATIONS",
+    "Operation",
+    "Param",
+    "ParamCheck",
+    "Patch",
+    "REQUEST_METHODS",
+    "RESULT_METHODS",
+    "RenameOperation",
+    "RequestOperation",
+    "ResultOperation",
+    "TRIGGERS",
+    "TriggerKind",
+    "normalize_params",
+]

@@ -1,0 +1,215 @@
+"""Apply a session's client rules to plain-JSON MCP results and tools/call requests, copy-on-write.
+
+`plan_rewrites` picks the rules for a client once per session; `rewrite_result` applies them to each
+result. Nothing is mutated: the input itself comes back when no rule changes it, otherwise only the
+containers on the changed paths are new. Renamed tools are remembered in a `SessionState` (a value,
+returned anew) so `rewrite_request` can route a tools/call for the new name to the real tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from hostcompat.clients._catalog import Renamed, RenameStep, rename_tools
+from hostcompat.clients._cow import with_key
+from hostcompat.clients._ops import (
+    OPERATIONS,
+    REQUEST_METHODS,
+    RESULT_METHODS,
+    TRIGGERS,
+    RenameOperation,
+    RequestOperation,
+    ResultOperation,
+)
+from hostcompat.clients.detect import ClientIdentity
+from hostcompat.clients.rules import Rule
+
+MAX_REMEMBERED_RENAMES = 10_000
+"""The most renamed tools a session remembers (the oldest are forgotten first)."""
+
+_NO_NAMES: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class SessionProfile:
+    """The rules that apply to one client session (enabled, and naming this client and version)."""
+
+    identity: ClientIdentity | None
+    rules: tuple[Rule, ...] = ()
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The ids of the planned rules, in rule-file order."""
+        return tuple(rule.id for rule in self.rules)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """What a session must remember between messages: exposed tool name -> the server's tool name."""
+
+    tool_names: Mapping[str, str] = field(default_factory=lambda: _NO_NAMES)
+
+
+EMPTY_SESSION = SessionState()
+"""The state of a session before its first tools/list."""
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A rewritten result, the session state after it, and the ids of the rules that changed something."""
+
+    result: Any
+    state: SessionState
+    applied: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RequestRewrite:
+    """Rewritten request params and the ids of the rules that changed them (routing a renamed tool is not a rule)."""
+
+    params: Any
+    applied: tuple[str, ...] = ()
+
+
+def plan_rewrites(identity: ClientIdentity | None, rules: Iterable[Rule]) -> SessionProfile:
+    """The rules for this client: enabled ones whose client name and version range match `identity`.
+
+    No identity (the client said nothing) or a client no rule names gets an empty profile: no rewrite.
+    """
+    if identity is None:
+        return SessionProfile(None)
+    return SessionProfile(identity, tuple(rule for rule in rules if rule.applies_to(identity)))
+
+
+def _rename_step(rule: Rule, operation: RenameOperation) -> RenameStep:
+    params = rule.rewrite.params
+
+    def transform(name: str) -> str:
+        return operation.transform(name, params)
+
+    budget = params.get(operation.budget_param) if operation.budget_param else None
+    return RenameStep(rule.id, transform, budget if isinstance(budget, int) else None)
+
+
+def _remember(state: SessionState, renamed: Renamed) -> SessionState:
+    stale_exposed = renamed.kept_names & state.tool_names.keys()
+    if not renamed.exposed_to_original and not stale_exposed:
+        return state
+    originals = set(renamed.exposed_to_original.values())
+    names = {
+        exposed: original
+        for exposed, original in state.tool_names.items()
+        if exposed not in renamed.kept_names and original not in originals
+    }
+    names.update(renamed.exposed_to_original)
+    if len(names) > MAX_REMEMBERED_RENAMES:
+        names = dict(list(names.items())[-MAX_REMEMBERED_RENAMES:])
+    if names == state.tool_names:
+        return state
+    return SessionState(MappingProxyType(names))
+
+
+def rewrite_result(method: str, result: Any, profile: SessionProfile, state: SessionState = EMPTY_SESSION) -> Rewrite:
+    """Apply the profile's rules to the result of `method`; `Rewrite.result is result` when none changed it.
+
+    Total over JSON: a result of an unexpected shape is passed through untouched, never an error.
+    Rules run in rule-file order; tool renames run last, over the whole page, and update the state.
+    """
+    if not profile.rules or method not in RESULT_METHODS or not isinstance(result, Mapping):
+        return Rewrite(result, state)
+    current: Mapping[str, Any] = result
+    applied: set[str] = set()
+    steps: list[RenameStep] = []
+    for rule in profile.rules:
+        operation = OPERATIONS.get(rule.rewrite.op)
+        if method not in rule.methods or operation is None:
+            continue
+        if isinstance(operation, RenameOperation):
+            steps.append(_rename_step(rule, operation))
+            continue
+        if not isinstance(operation, ResultOperation):
+            continue
+        if not TRIGGERS[rule.trigger.kind].fires(method, current, rule.trigger.params):
+            continue
+        patched = operation.patch(method, current, rule.rewrite.params)
+        if patched is not current:
+            applied.add(rule.id)
+            current = patched
+    if steps:
+        renamed = rename_tools(current, steps, state.tool_names)
+        current = renamed.result
+        applied.update(renamed.applied)
+        state = _remember(state, renamed)
+    return Rewrite(current, state, tuple(rule_id for rule_id in profile.rule_ids if rule_id in applied))
+
+
+def resolve_tool_name(state: SessionState, name: str) -> str:
+    """The server's name for a tool the client calls `name` (itself when it was never renamed)."""
+    return state.tool_names.get(name, name)
+
+
+def rewrite_request(
+    method: str, params: Any, profile: SessionProfile, state: SessionState = EMPTY_SESSION
+) -> RequestRewrite:
+    """Route and clean an incoming request: a renamed tool's name goes back to the server's, request rules apply.
+
+    `RequestRewrite.params is params` when nothing changed; params of an unexpected shape pass through.
+    """
+    if method not in REQUEST_METHODS or not isinstance(params, Mapping):
+        return RequestRewrite(params)
+    current: Mapping[str, Any] = params
+    name = params.get("name")
+    if method == "tools/call" and isinstance(name, str):
+        original = resolve_tool_name(state, name)
+        if original != name:
+            current = with_key(current, "name", original)
+    applied: list[str] = []
+    for rule in profile.rules:
+        operation = OPERATIONS.get(rule.rewrite.op)
+        if method not in rule.methods or not isinstance(operation, RequestOperation):
+            continue
+        patched = operation.patch(method, current, rule.rewrite.params)
+        if patched is not current:
+            applied.append(rule.id)
+            current = patched
+    return RequestRewrite(current, tuple(applied))
+
+
+_METHOD_BY_KEY = (
+    ("tools", "tools/list"),
+    ("content", "tools/call"),
+    ("structuredContent", "tools/call"),
+    ("resourceTemplates", "resources/templates/list"),
+    ("resources", "resources/list"),
+    ("contents", "resources/read"),
+    ("prompts", "prompts/list"),
+    ("messages", "prompts/get"),
+)
+
+
+def infer_method(result: Any) -> str | None:
+    """The method a bare result most likely answers, from its keys (`tools` -> tools/list, …), or None."""
+    if not isinstance(result, Mapping):
+        return None
+    for key, method in _METHOD_BY_KEY:
+        if key in result:
+            return method
+    return None
+
+
+__all__ = [
+    "EMPTY_SESSION",
+    "MAX_REMEMBERED_RENAMES",
+    "RequestRewrite",
+    "Rewrite",
+    "SessionProfile",
+    "SessionState",
+    "infer_method",
+    "plan_rewrites",
+    "resolve_tool_name",
+    "rewrite_request",
+    "rewrite_result",
+]

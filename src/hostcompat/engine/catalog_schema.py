@@ -1,0 +1,401 @@
+"""The vocabulary of the host catalog: every fact a host profile may carry, and what its value may be.
+
+Kept apart from the loader so the evaluator, the JSON Schema and the tests share one list of names.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal, NoReturn
+
+from hostcompat.errors import CatalogError
+
+SCHEMA_VERSION: Final = 1
+"""The `catalog.schemaVersion` this module reads and writes."""
+
+LEVELS: Final = ("supported", "partial", "unsupported", "unknown")
+"""How far a host supports something; `unknown` only where a source says so (an absent fact is unknown too)."""
+
+PROVENANCES: Final = ("probe", "vendor-doc", "observed", "assumed")
+"""Where a fact comes from (MCPJam's labels): a capture from the live host, the vendor's documentation,
+an issue report or code read, or an inference nobody verified."""
+
+KINDS: Final = ("chat", "ide", "cli", "agent", "devtool", "automation", "framework", "platform", "other")
+"""The catalog's own classification of a host (not a sourced fact)."""
+
+PLATFORMS: Final = ("web", "desktop", "mobile", "terminal", "cloud")
+UI_FORMATS: Final = ("mcp-apps", "openai-apps-sdk", "mcp-ui-legacy")
+"""The UI formats a host may render: MCP Apps (`_meta.ui`), OpenAI Apps SDK widgets, legacy mcp-ui resources."""
+
+MCP_APPS_FEATURES: Final = (
+    "serverTools",
+    "serverResources",
+    "message",
+    "updateModelContext",
+    "openLinks",
+    "downloadFile",
+    "logging",
+    "sandboxPermissions",
+    "cspFrameDomains",
+    "cspBaseUriDomains",
+    "cspConnectDomains",
+    "cspResourceDomains",
+    "requestDisplayMode",
+    "sizeChanged",
+    "appTools",
+    "sampling",
+    "toolInput",
+    "toolInputPartial",
+    "toolResult",
+    "toolCancelled",
+    "hostContextChanged",
+    "toolInfo",
+    "resourceTeardown",
+    "requestTeardown",
+    "prefersBorder",
+)
+"""Host->view features of MCP Apps; the first nine are the ones MCPJam's verdicts use."""
+
+DISPLAY_MODES: Final = ("inline", "fullscreen", "pip")
+SANDBOX_PERMISSIONS: Final = ("camera", "microphone", "geolocation", "clipboardWrite")
+OPENAI_API_MEMBERS: Final = (
+    "callTool",
+    "sendFollowUpMessage",
+    "openExternal",
+    "requestDisplayMode",
+    "notifyIntrinsicHeight",
+    "widgetState",
+    "setWidgetState",
+    "uploadFile",
+    "getFileDownloadUrl",
+    "requestModal",
+    "requestClose",
+    "setOpenInAppUrl",
+    "toolInput",
+    "toolOutput",
+    "toolResponseMetadata",
+)
+"""Members of the OpenAI Apps SDK's `window.openai` that a host may provide."""
+
+TRANSPORTS: Final = ("stdio", "streamable-http", "sse")
+SERVER_FEATURES: Final = (
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "sampling",
+    "elicitation",
+    "roots",
+    "logging",
+    "completions",
+    "tasks",
+    "instructions",
+    "discovery",
+    "resourceLink",
+    "embeddedResources",
+    "structuredContent",
+    "outputSchema",
+    "images",
+    "audio",
+    "appOnlyToolsHidden",
+    "authDcr",
+    "authCimd",
+    "authClientCredentials",
+    "authEnterpriseManaged",
+)
+"""Core MCP features as the host (the client) handles them; `images` means image content reaches the model."""
+
+SCHEMA_FEATURES: Final = (
+    "$ref",
+    "$defs",
+    "definitions",
+    "$schema",
+    "$schema-2020-12",
+    "type-with-anyOf",
+    "type-array",
+    "anyOf-in-items",
+    "ref-with-siblings",
+    "bare-title",
+    "oneOf",
+    "object-without-properties",
+    "missing-type",
+    "additionalProperties-not-false",
+)
+"""JSON Schema constructs in a tool's `inputSchema` that some hosts reject."""
+
+ValueKind = Literal["level", "text", "integer", "boolean", "choices", "text-list", "versions", "charset", "name-format"]
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """What the `value` of one kind of fact may be (`choices` for `level`-like and `choices` lists)."""
+
+    kind: ValueKind
+    choices: tuple[str, ...] = ()
+
+
+LEVEL: Final = ValueSpec("level", LEVELS)
+_INTEGER: Final = ValueSpec("integer")
+
+
+def _group(prefix: str, names: tuple[str, ...], spec: ValueSpec) -> dict[str, ValueSpec]:
+    return {f"{prefix}.{name}": spec for name in names}
+
+
+FACT_FIELDS: Final[Mapping[str, ValueSpec]] = {
+    "vendor": ValueSpec("text"),
+    "platforms": ValueSpec("choices", PLATFORMS),
+    "clientInfoNames": ValueSpec("text-list"),
+    **_group("ui.formats", UI_FORMATS, LEVEL),
+    **_group("ui.mcpApps.features", MCP_APPS_FEATURES, LEVEL),
+    "ui.mcpApps.displayModes": ValueSpec("choices", DISPLAY_MODES),
+    "ui.mcpApps.sandboxPermissionAllow": ValueSpec("choices", SANDBOX_PERMISSIONS),
+    **_group("ui.openaiApi", OPENAI_API_MEMBERS, LEVEL),
+    "server.protocolVersions": ValueSpec("versions"),
+    **_group("server.transports", TRANSPORTS, LEVEL),
+    **_group("server.features", SERVER_FEATURES, LEVEL),
+    "server.limits.maxTools": _INTEGER,
+    "server.limits.maxToolListTokens": _INTEGER,
+    "server.limits.maxResultTokens": _INTEGER,
+    "server.limits.toolNameMaxLength": _INTEGER,
+    "server.limits.toolNameCharset": ValueSpec("charset"),
+    "server.limits.toolNamePrefixCounts": ValueSpec("boolean"),
+    "server.limits.toolNameFormat": ValueSpec("name-format"),
+    "server.limits.schemaFeaturesRejected": ValueSpec("choices", SCHEMA_FEATURES),
+}
+"""Every fact a host may carry, by dotted path (`ui.mcpApps.features.downloadFile`), in file order."""
+
+
+def _build_tree(fields: Mapping[str, ValueSpec]) -> dict[str, object]:
+    tree: dict[str, object] = {}
+    for path, spec in fields.items():
+        *groups, leaf = path.split(".")
+        node = tree
+        for group in groups:
+            child = node.setdefault(group, {})
+            assert isinstance(child, dict)
+            node = child
+        node[leaf] = spec
+    return tree
+
+
+FACT_TREE: Final[Mapping[str, object]] = _build_tree(FACT_FIELDS)
+"""`FACT_FIELDS` as nested groups, the shape of the JSON file (leaves are `ValueSpec`s)."""
+
+MAX_TEXT: Final = 200
+MAX_LIST_ITEMS: Final = 100
+MAX_INTEGER: Final = 1_000_000_000
+MAX_LONG_TEXT: Final = 2000
+_DATE = re.compile(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
+_VERSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
+_CHARSET = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+
+
+def date_problem(value: object, *, full: bool = False) -> str | None:
+    """Why `value` is not an ISO date (`YYYY-MM-DD`, or `YYYY-MM` / `YYYY` unless `full`), or None if it is one."""
+    if not isinstance(value, str):
+        return f"must be a date string, not {type(value).__name__}"
+    match = _DATE.match(value)
+    if match is None or (full and match.group(3) is None):
+        return "must be a date as YYYY-MM-DD" + ("" if full else " (or YYYY-MM, YYYY when the source gives no day)")
+    year, month, day = (int(part) if part else 1 for part in match.groups())
+    try:
+        datetime.date(year, month, day)
+    except ValueError as exc:
+        return f"is not a calendar date ({exc})"
+    return None
+
+
+def text_problem(value: object, *, limit: int = MAX_TEXT) -> str | None:
+    """Why `value` is not a non-empty string of at most `limit` characters, or None."""
+    if not isinstance(value, str):
+        return f"must be a string, not {type(value).__name__}"
+    if not value.strip():
+        return "must not be empty"
+    if len(value) > limit:
+        return f"is longer than {limit} characters"
+    return None
+
+
+def _item_problem(spec: ValueSpec, item: object) -> str | None:
+    if not isinstance(item, str):
+        return f"items must be strings, not {type(item).__name__}"
+    if spec.kind == "choices" and item not in spec.choices:
+        return f"item {show_value(item)} is not one of {', '.join(spec.choices)}"
+    if spec.kind == "text-list" and (problem := text_problem(item)) is not None:
+        return f"item {show_value(item)} {problem}"
+    if spec.kind == "versions" and (not _VERSION.match(item) or date_problem(item, full=True) is not None):
+        return f"item {show_value(item)} is not a protocol version (YYYY-MM-DD)"
+    return None
+
+
+def _list_problem(spec: ValueSpec, value: object) -> str | None:
+    if not isinstance(value, list):
+        return f"must be a list, not {type(value).__name__}"
+    if len(value) > MAX_LIST_ITEMS:
+        return f"has more than {MAX_LIST_ITEMS} items"
+    for item in value:
+        if (problem := _item_problem(spec, item)) is not None:
+            return problem
+    if len(set(value)) != len(value):
+        return "has duplicate items"
+    return None
+
+
+def value_problem(spec: ValueSpec, value: object) -> str | None:
+    """Why `value` is not a valid fact value of kind `spec`, or None when it is."""
+    kind = spec.kind
+    if kind in ("choices", "text-list", "versions"):
+        return _list_problem(spec, value)
+    if kind == "integer":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be an integer, not {type(value).__name__}"
+        return None if 1 <= value <= MAX_INTEGER else f"must be between 1 and {MAX_INTEGER}"
+    if kind == "boolean":
+        return None if isinstance(value, bool) else f"must be true or false, not {type(value).__name__}"
+    if not isinstance(value, str):
+        return f"must be a string, not {type(value).__name__}"
+    if kind == "level":
+        return None if value in spec.choices else f"{show_value(value)} is not one of {', '.join(spec.choices)}"
+    if kind == "charset":
+        return None if _CHARSET.match(value) and _compiles(value) else "must be a regex class like [A-Za-z0-9_-]"
+    if kind == "name-format":
+        return _name_format_problem(value)
+    return text_problem(value)
+
+
+def show_value(value: object) -> str:
+    """A short, safe rendering of an untrusted value for an error message (scalars quoted, others by type)."""
+    if value is None or isinstance(value, (str, int, float)):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:59] + "…"
+    return type_name(value)
+
+
+def type_name(value: object) -> str:
+    """The JSON name of a value's type, with its article ("an object", "a list", "null")."""
+    names = {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        type(None): "null",
+    }
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def _name_format_problem(value: str) -> str | None:
+    if len(value) > 64 or value.count("{tool}") != 1:
+        return "must be a template of at most 64 characters with {tool} once (and optionally {server})"
+    rest = value.replace("{tool}", "").replace("{server}", "")
+    return None if "{" not in rest and "}" not in rest else "may only use the placeholders {server} and {tool}"
+
+
+# ---- checks on raw JSON fields, raising CatalogError -------------------------------------------------------------
+
+
+def fail(message: str, value: object) -> NoReturn:
+    """Raise a `CatalogError` with `message`, carrying the offending `value`."""
+    raise CatalogError(message, value=value)
+
+
+def require_object(value: object, where: str) -> Mapping[str, Any]:
+    """`value` as a JSON object, or a CatalogError saying what it is instead."""
+    if not isinstance(value, dict):
+        fail(f"{where} must be an object, not {type_name(value)}", value)
+    return value
+
+
+def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    """A CatalogError for the first key of `raw` not in `allowed`, suggesting the closest allowed key."""
+    allowed = tuple(allowed)
+    for key in raw:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"expected one of: {', '.join(allowed)}"
+            fail(f"{where}: unknown key {show_value(key)}; {hint}", key)
+
+
+def require_text(raw: Mapping[str, Any], key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
+    """`raw[key]` as non-empty text of at most `limit` characters."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    problem = text_problem(raw[key], limit=limit)
+    if problem is not None:
+        fail(f"{where}: {key} {problem}", raw[key])
+    return str(raw[key])
+
+
+def optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
+    """`raw[key]` as text when present, else None."""
+    return require_text(raw, key, where) if key in raw else None
+
+
+def require_date(raw: Mapping[str, Any], key: str, where: str, *, full: bool = False) -> str:
+    """`raw[key]` as an ISO date (see `date_problem`)."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    problem = date_problem(raw[key], full=full)
+    if problem is not None:
+        fail(f"{where}: {key} {show_value(raw[key])} {problem}", raw[key])
+    return str(raw[key])
+
+
+def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    """`raw[key]` as one of `choices`."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    if raw[key] not in choices:
+        fail(f"{where}: {key} {show_value(raw[key])} is not one of {', '.join(choices)}", raw[key])
+    return str(raw[key])
+
+
+__all__ = [
+    "DISPLAY_MODES",
+    "FACT_FIELDS",
+    "FACT_TREE",
+    "KINDS",
+    "LEVELS",
+    "MAX_INTEGER",
+    "MAX_LIST_ITEMS",
+    "MAX_LONG_TEXT",
+    "MAX_TEXT",
+    "MCP_APPS_FEATURES",
+    "OPENAI_API_MEMBERS",
+    "PLATFORMS",
+    "PROVENANCES",
+    "SANDBOX_PERMISSIONS",
+    "SCHEMA_FEATURES",
+    "SCHEMA_VERSION",
+    "SERVER_FEATURES",
+    "TRANSPORTS",
+    "UI_FORMATS",
+    "ValueKind",
+    "ValueSpec",
+    "date_problem",
+    "fail",
+    "optional_text",
+    "reject_unknown_keys",
+    "require_choice",
+    "require_date",
+    "require_object",
+    "require_text",
+    "show_value",
+    "text_problem",
+    "type_name",
+    "value_problem",
+]

@@ -1,0 +1,46 @@
+"""Every package declares its public API in a sorted `__all__` whose names all resolve."""
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+PACKAGES = ["hostcompat", "hostcompat.apps", "hostcompat.apps.bridge", "hostcompat.clients", "hostcompat.errors"]
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_all_is_sorted_unique_and_resolves(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = list(module.__all__)
+    assert exported == sorted(exported)
+    assert len(set(exported)) == len(exported)
+    for public in exported:
+        assert getattr(module, public) is not None, public
+        assert not public.startswith("_") or public == "__version__"
+
+
+def test_unknown_attributes_raise_attribute_error() -> None:
+    apps = importlib.import_module("hostcompat.apps")
+    with pytest.raises(AttributeError):
+        apps.NoSuchThing  # noqa: B018 - the attribute access is the test
+
+
+def test_the_pure_layers_import_neither_the_sdk_nor_pydantic() -> None:
+    code = (
+        "import sys, hostcompat.apps, hostcompat.apps.bridge\n"
+        "print(sorted(m for m in ('mcp', 'mcp_types', 'pydantic') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_server_helpers_load_on_first_use() -> None:
+    code = (
+        "import sys, hostcompat.apps as a\n"
+        "before = 'mcp' in sys.modules\n"
+        "a.CompatApps\n"
+        "print(before, 'mcp' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
