@@ -36,7 +36,14 @@ def preview(value: object) -> str:
 
 
 def expect_mapping(value: object, where: str) -> Mapping[str, Any]:
-    """`value` as a mapping with string keys, or `InvalidUIMeta` naming `where`."""
+    """`value` as a mapping with string keys, or `InvalidUIMeta` naming `where`.
+
+    A pydantic model (the SDK's `mcp.server.apps.ResourceCsp`, FastMCP's `AppConfig`, ...) is read as its wire form
+    (`model_dump(by_alias=True, exclude_none=True)`), so their objects are accepted as they are.
+    """
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, Mapping):
+        value = dump(by_alias=True, exclude_none=True, mode="json")
     if not isinstance(value, Mapping):
         raise InvalidUIMeta(f"{where} must be an object, got {type_name(value)}", value=value)
     for key in value:
