@@ -1,45 +1,53 @@
 """The `hostcompat` command line: parses arguments, calls the layers, prints.
 
-Heavy imports (the `mcp` SDK) happen inside the commands that talk to a server, so
-`hostcompat --version` and `--help` start fast.
+Commands live one per module (`COMMAND_MODULES`); heavy imports (the `mcp` SDK) happen inside the commands that
+talk to a server, so `hostcompat --version` and `--help` start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from hostcompat._version import __version__
+from hostcompat.cli._command import Command
+
+COMMAND_MODULES: tuple[str, ...] = ("demo",)
+"""Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
+
+
+def commands() -> list[Command]:
+    """Every command of the CLI."""
+    return [importlib.import_module(f"hostcompat.cli.{name}").COMMAND for name in COMMAND_MODULES]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `hostcompat` command."""
-    parser = argparse.ArgumentParser(
-        prog="hostcompat",
-        description="Make MCP servers work on every MCP host.",
-    )
+    parser = argparse.ArgumentParser(prog="hostcompat", description="Make MCP servers work on every MCP host.")
     parser.add_argument("--version", action="version", version=f"hostcompat {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser(
-        "demo",
-        help="run the built-in example MCP App server against every kind of client and print each tool's mode",
-    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in commands():
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # the fast path: no command module is imported
+        sys.stdout.write(f"hostcompat {__version__}\n")
+        return 0
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stdout)
         return 0
-    if args.command == "demo":
-        from hostcompat.cli.demo import run_demo
-
-        return run_demo(sys.stdout)
-    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse rejects it first
+    code: int = args.run(args)
+    return code
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "commands", "main"]

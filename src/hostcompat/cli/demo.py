@@ -6,6 +6,8 @@ For every tool it prints the mode each client gets (`capability`, `embedded-fall
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -14,6 +16,7 @@ from hostcompat.apps.capabilities import diagnose_ui_capability
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.apps.meta import get_tool_ui
 from hostcompat.apps.modes import Mode, select_tool_mode
+from hostcompat.cli._command import Command, no_arguments
 
 
 @dataclass(frozen=True)
@@ -104,4 +107,16 @@ def run_demo(out: TextIO) -> int:
     return 0 if all(row.agrees for row in rows) else 1
 
 
-__all__ = ["CLIENT_KINDS", "ClientKind", "DemoRow", "collect_rows", "render", "run_demo"]
+def _run(args: argparse.Namespace) -> int:
+    return run_demo(sys.stdout)
+
+
+COMMAND = Command(
+    name="demo",
+    help="run the built-in example MCP App server against every kind of client and print each tool's mode",
+    add_arguments=no_arguments,
+    run=_run,
+)
+
+
+__all__ = ["CLIENT_KINDS", "COMMAND", "ClientKind", "DemoRow", "collect_rows", "render", "run_demo"]

@@ -1,0 +1,29 @@
+"""One CLI command: its name, its help, how it adds its arguments and how it runs.
+
+Each command lives in its own module under `hostcompat.cli` and exposes `COMMAND`. Command modules import only
+the standard library and pure layers at module level; anything heavy (the `mcp` SDK) is imported inside `run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    """A `hostcompat` subcommand."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str | None = None
+
+
+def no_arguments(parser: argparse.ArgumentParser) -> None:
+    """For commands that take no arguments."""
+
+
+__all__ = ["Command", "no_arguments"]
