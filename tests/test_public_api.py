@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-PACKAGES = ["hostcompat", "hostcompat.apps", "hostcompat.apps.bridge", "hostcompat.clients", "hostcompat.errors"]
+PACKAGES = ["hostcompat", "hostcompat.apps", "hostcompat.apps.bridge", "hostcompat.clients", "hostcompat.errors", "hostcompat.report"]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

@@ -1,0 +1,115 @@
+"""The report document: one plain, versioned JSON value that every output format renders.
+
+A check produces one document (`hostcompat.report/1`): per server, the per-host verdicts with their findings, the
+server's own MCP Apps hygiene findings, and what the probe saw happen (timeouts, crashes, caps hit). Renderers
+(text, Markdown, SARIF) and the exit code are pure functions of it, so a JSON report can be re-rendered later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
+
+from hostcompat._version import __version__
+from hostcompat.errors import InvalidInput
+
+REPORT_SCHEMA: Final = "hostcompat.report/1"
+VERDICTS: Final = ("works", "unknown", "degraded", "blocked")
+"""Verdicts from best to worst (MCPJam's rank)."""
+FailOn = Literal["blocked", "degraded", "unknown", "never"]
+
+EXIT_OK: Final = 0
+"""Every verdict is better than the `--fail-on` threshold."""
+EXIT_FAILED: Final = 1
+"""Some host's verdict reached the `--fail-on` threshold (or a server could not be checked at all)."""
+EXIT_USAGE: Final = 2
+"""Bad arguments or an unusable input file (nothing was checked)."""
+
+
+def server_entry(
+    *,
+    target: Mapping[str, Any],
+    server: Mapping[str, Any] | None,
+    hosts: Sequence[Mapping[str, Any]],
+    hygiene: Sequence[Mapping[str, Any]] = (),
+    events: Sequence[Mapping[str, Any]] = (),
+    requirements: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One server's part of the document; `hosts` are host reports in their JSON form."""
+    return {
+        "target": dict(target),
+        "server": dict(server) if server is not None else None,
+        "requirements": dict(requirements) if requirements is not None else None,
+        "hosts": [dict(host) for host in hosts],
+        "hygiene": [dict(finding) for finding in hygiene],
+        "events": [dict(event) for event in events],
+        "summary": summarize(hosts),
+    }
+
+
+def report_document(servers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The whole document for one run."""
+    return {
+        "schema": REPORT_SCHEMA,
+        "tool": {"name": "hostcompat", "version": __version__},
+        "servers": [dict(server) for server in servers],
+    }
+
+
+def summarize(hosts: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """How many hosts got each verdict."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    for host in hosts:
+        verdict = host.get("verdict")
+        if verdict in counts:
+            counts[verdict] += 1
+    return counts
+
+
+def verdict_rank(verdict: str) -> int:
+    """The rank of a verdict, worst highest; an unknown string ranks as `unknown`."""
+    return VERDICTS.index(verdict) if verdict in VERDICTS else VERDICTS.index("unknown")
+
+
+def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
+    """`EXIT_FAILED` when any host verdict is at or past `fail_on`, or a server produced no host verdicts."""
+    if fail_on not in ("blocked", "degraded", "unknown", "never"):
+        raise InvalidInput(f"--fail-on must be blocked, degraded, unknown or never, got {fail_on!r}", value=fail_on)
+    if fail_on == "never":
+        return EXIT_OK
+    threshold = verdict_rank(fail_on)
+    for server in document.get("servers", ()):
+        hosts = server.get("hosts") or ()
+        if not hosts:
+            return EXIT_FAILED
+        if any(verdict_rank(str(host.get("verdict"))) >= threshold for host in hosts):
+            return EXIT_FAILED
+    return EXIT_OK
+
+
+def check_document(raw: object) -> Mapping[str, Any]:
+    """`raw` as a report document of a known schema, or `InvalidInput` naming what is wrong."""
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("a report document must be a JSON object", value=raw)
+    if raw.get("schema") != REPORT_SCHEMA:
+        raise InvalidInput(f"unknown report schema {raw.get('schema')!r}; expected {REPORT_SCHEMA!r}", value=raw)
+    servers = raw.get("servers")
+    if not isinstance(servers, list) or not all(isinstance(server, Mapping) for server in servers):
+        raise InvalidInput("a report document's 'servers' must be a list of objects", value=servers)
+    return raw
+
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "REPORT_SCHEMA",
+    "VERDICTS",
+    "FailOn",
+    "check_document",
+    "exit_code",
+    "report_document",
+    "server_entry",
+    "summarize",
+    "verdict_rank",
+]

@@ -1,0 +1,117 @@
+"""SARIF 2.1.0 output: one result per finding, with its stable rule id, for code-scanning tools.
+
+Each result names the host (for per-host findings) in its message and properties, the tools concerned as logical
+locations, and the server's artifact (the config or snapshot file it came from, else a stable pseudo-path) as its
+physical location, which code-scanning uploads require.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from hostcompat._version import __version__
+
+SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION: Final = "2.1.0"
+INFORMATION_URI: Final = "https://pypi.org/project/mcp-hostcompat/"
+_LEVELS: Final = {"blocker": "error", "degraded": "warning", "info": "note"}
+_UNSAFE_PATH = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def artifact_uri(target: Mapping[str, Any]) -> str:
+    """The file a server's results point at: its config or snapshot file, else `mcp-servers/<name>`."""
+    for key in ("artifact", "config", "snapshot"):
+        value = target.get(key)
+        if isinstance(value, str) and value:
+            return value
+    name = str(target.get("name") or target.get("display") or "server")
+    return f"mcp-servers/{_UNSAFE_PATH.sub('-', name).strip('-') or 'server'}"
+
+
+def _findings(
+    document: Mapping[str, Any],
+) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any] | None, Mapping[str, Any]]]:
+    for server in document.get("servers", ()):
+        for host in server.get("hosts") or ():
+            for finding in host.get("findings") or ():
+                yield server, host, finding
+        for finding in server.get("hygiene") or ():
+            yield server, None, finding
+
+
+def _result(
+    server: Mapping[str, Any], host: Mapping[str, Any] | None, finding: Mapping[str, Any], rule_index: int
+) -> dict[str, Any]:
+    target = server.get("target") or {}
+    where = f"on {host.get('hostLabel') or host.get('hostId')}" if host is not None else "(server hygiene)"
+    text = f"{finding.get('title', '')} {where}: {finding.get('detail', '')}".strip()
+    remediation = finding.get("remediation")
+    if remediation:
+        text += f" Fix: {remediation}"
+    tools = [str(tool) for tool in finding.get("tools") or ()]
+    resources = [str(uri) for uri in finding.get("resources") or ()]
+    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}
+    logical = [{"name": tool, "kind": "function"} for tool in tools]
+    logical += [{"name": uri, "kind": "resource"} for uri in resources]
+    if logical:
+        location["logicalLocations"] = logical
+    fingerprint = "|".join(
+        [str(finding.get("ruleId")), artifact_uri(target), str(host.get("hostId")) if host else "", *tools, *resources]
+    )
+    properties: dict[str, Any] = {"severity": finding.get("severity"), "lane": finding.get("lane")}
+    if host is not None:
+        properties.update(host=host.get("hostId"), verdict=host.get("verdict"))
+    for key in ("provenance", "factSource", "factDate"):
+        if finding.get(key) is not None:
+            properties[key] = finding[key]
+    return {
+        "ruleId": str(finding.get("ruleId")),
+        "ruleIndex": rule_index,
+        "level": _LEVELS.get(str(finding.get("severity")), "warning"),
+        "message": {"text": text},
+        "locations": [location],
+        "partialFingerprints": {"hostcompat/v1": hashlib.sha256(fingerprint.encode()).hexdigest()},
+        "properties": properties,
+    }
+
+
+def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The SARIF 2.1.0 log for a report document."""
+    rules: dict[str, dict[str, Any]] = {}
+    results: list[dict[str, Any]] = []
+    for server, host, finding in _findings(document):
+        rule_id = str(finding.get("ruleId"))
+        if rule_id not in rules:
+            rule: dict[str, Any] = {
+                "id": rule_id,
+                "name": rule_id,
+                "shortDescription": {"text": str(finding.get("title") or rule_id)},
+                "defaultConfiguration": {"level": _LEVELS.get(str(finding.get("severity")), "warning")},
+            }
+            if finding.get("remediation"):
+                rule["help"] = {"text": str(finding["remediation"])}
+            rules[rule_id] = rule
+        results.append(_result(server, host, finding, list(rules).index(rule_id)))
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "hostcompat",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": list(rules.values()),
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+
+
+__all__ = ["SARIF_SCHEMA", "SARIF_VERSION", "artifact_uri", "render_sarif"]

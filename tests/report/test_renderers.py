@@ -1,0 +1,71 @@
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hostcompat.report import render_markdown, render_rich, render_sarif, render_text
+from tests.report.sample import document
+
+SARIF_SCHEMA = (
+    Path(__file__).resolve().parents[2]
+    / "interop/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"
+)
+
+
+def test_text_says_each_finding_once_with_its_hosts() -> None:
+    text = render_text(document("works", "degraded", "degraded"))
+    assert text.count("- APPS-CAP-001 [degraded]") == 1
+    assert "hosts: Host1, Host2" in text
+    assert "fix: fix APPS-CAP-001" in text
+    assert "[PROBE-TIMEOUT-LIST] tools/list timed out after 5 s" in text
+    assert "1 works, 2 degraded, 0 blocked, 0 unknown" in text
+
+
+def test_text_drops_control_characters_a_server_sent() -> None:
+    doc = document("works")
+    doc["servers"][0]["server"]["name"] = "evil\x1b[2Jname"
+    assert "\x1b" not in render_text(doc)
+
+
+def test_markdown_escapes_table_breaking_names() -> None:
+    md = render_markdown(document("works", "degraded"))
+    assert "show\\|board" in md
+    rows = [line for line in md.splitlines() if line.startswith("| Host")]
+    assert len(rows) == 2
+    assert all(row.count("|") == 6 for row in rows)
+
+
+def test_sarif_has_one_result_per_finding_with_its_rule() -> None:
+    sarif = render_sarif(document("works", "degraded", "blocked"))
+    run = sarif["runs"][0]
+    assert sarif["version"] == "2.1.0"
+    assert len(run["results"]) == 3  # two host findings and one hygiene finding
+    rules = run["tool"]["driver"]["rules"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "mcp-servers/board"
+    levels = sorted(result["level"] for result in run["results"])
+    assert levels == ["error", "warning", "warning"]
+    fingerprints = {result["partialFingerprints"]["hostcompat/v1"] for result in run["results"]}
+    assert len(fingerprints) == 3
+
+
+def test_sarif_validates_against_the_official_schema() -> None:
+    if not SARIF_SCHEMA.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the SARIF 2.1.0 schema is missing in CI: {SARIF_SCHEMA}")
+        pytest.skip("the SARIF 2.1.0 schema comes with the npm interop packages (run .ci/run)")
+    import jsonschema
+
+    schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
+    jsonschema.validate(render_sarif(document("degraded", "blocked")), schema)
+
+
+def test_rich_output_names_every_host() -> None:
+    pytest.importorskip("rich")
+    out = io.StringIO()
+    assert render_rich(document("works", "blocked"), out, width=100)
+    printed = out.getvalue()
+    assert "Host0" in printed and "Host1" in printed and "blocked" in printed
