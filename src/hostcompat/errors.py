@@ -8,7 +8,9 @@
     │   ├── InvalidUIMeta             a `_meta.ui` (or flat `ui/resourceUri`) of the wrong shape
     │   ├── InvalidCapability         a UI capability payload of the wrong shape
     │   ├── InvalidBridgeMessage      a host<->view message that does not validate
-    │   └── InvalidOpenAIMeta         an `openai/*` key of the wrong shape
+    │   ├── InvalidOpenAIMeta         an `openai/*` key of the wrong shape
+    │   ├── InvalidHostConfig         a host config file (`mcp.json`, ...) that lists no usable servers
+    │   └── InvalidSnapshot           a probe snapshot file that is malformed or of an unknown version
     ├── ResourceError                 reading or building a `ui://` resource failed
     │   ├── MissingReader             no resource reader was given
     │   ├── ResourceReadFailed        the reader raised (the original error is the `__cause__`)
@@ -84,6 +86,14 @@ class InvalidOpenAIMeta(InvalidInput):
     """An OpenAI Apps SDK `openai/*` key of the wrong shape."""
 
 
+class InvalidHostConfig(InvalidInput):
+    """A host config file (`claude_desktop_config.json`, `.vscode/mcp.json`, ...) that cannot be read as servers."""
+
+
+class InvalidSnapshot(InvalidInput):
+    """A probe snapshot file that is malformed or of an unknown schema version."""
+
+
 class ResourceError(HostCompatError):
     """Reading, checking or building a `ui://` resource failed."""
 
@@ -144,8 +154,10 @@ __all__ = [
     "InvalidBlob",
     "InvalidBridgeMessage",
     "InvalidCapability",
+    "InvalidHostConfig",
     "InvalidInput",
     "InvalidOpenAIMeta",
+    "InvalidSnapshot",
     "InvalidUIMeta",
     "InvalidUIURI",
     "MissingReader",

@@ -1,0 +1,128 @@
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hostcompat.errors import HostCompatError, InvalidHostConfig
+from hostcompat.host_configs import ServerConfig, parse_host_config, read_host_config
+
+
+def test_claude_desktop_config_lists_stdio_servers() -> None:
+    text = json.dumps(
+        {
+            "mcpServers": {
+                "board": {"command": "python", "args": ["-m", "hostcompat.examples.board"], "env": {"A": "1"}},
+                "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer t"}},
+            },
+            "globalShortcut": "",
+        }
+    )
+    servers = parse_host_config(text, "/home/u/claude_desktop_config.json")
+    assert servers[0] == ServerConfig(
+        name="board",
+        transport="stdio",
+        command="python",
+        args=("-m", "hostcompat.examples.board"),
+        env={"A": "1"},
+        source="/home/u/claude_desktop_config.json",
+    )
+    assert servers[1].transport == "http" and servers[1].headers == {"Authorization": "Bearer t"}
+
+
+def test_vscode_mcp_json_with_comments_variables_and_types(tmp_path: Path) -> None:
+    folder = tmp_path / ".vscode"
+    folder.mkdir()
+    config = folder / "mcp.json"
+    config.write_text(
+        """{
+  // servers for this workspace
+  "inputs": [],
+  "servers": {
+    "local": {"type": "stdio", "command": "node", "args": ["${workspaceFolder}/server.js"],
+              "env": {"K": "${env:HOME_X}"}},
+    "events": {"type": "sse", "url": "http://127.0.0.1:9000/sse",},  /* trailing comma */
+  },
+}""",
+        "utf-8",
+    )
+    local, events = read_host_config(config, environ={"HOME_X": "42"})
+    assert local.format == "vscode"
+    assert local.args == (f"{tmp_path.resolve()}/server.js",)
+    assert local.env == {"K": "42"}
+    assert events.transport == "sse" and events.url == "http://127.0.0.1:9000/sse"
+
+
+def test_zed_context_servers_both_shapes() -> None:
+    text = json.dumps(
+        {
+            "context_servers": {
+                "old": {"command": {"path": "npx", "args": ["-y", "pkg"], "env": {}}},
+                "new": {"command": "uvx", "args": ["srv"]},
+            }
+        }
+    )
+    old, new = parse_host_config(text, "settings.json")
+    assert (old.command, old.args, old.format) == ("npx", ("-y", "pkg"), "zed")
+    assert (new.command, new.args) == ("uvx", ("srv",))
+
+
+def test_windsurf_server_url_and_disabled_flag() -> None:
+    text = json.dumps({"mcpServers": {"w": {"serverUrl": "https://x.example/mcp", "disabled": True}}})
+    (server,) = parse_host_config(text, "mcp_config.json")
+    assert server.url == "https://x.example/mcp" and server.disabled
+
+
+def test_codex_config_toml() -> None:
+    text = '[mcp_servers.board]\ncommand = "python"\nargs = ["-m", "board"]\n\n[mcp_servers.web]\nurl = "https://x.example/mcp"\n'
+    board, web = parse_host_config(text, "/home/u/.codex/config.toml")
+    assert (board.name, board.command, board.format) == ("board", "python", "codex")
+    assert web.transport == "http"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not valid JSON at line 1"),
+        ("[]", "top level must be a JSON object"),
+        ('{"other": {}}', "no server list found"),
+        ('{"mcpServers": []}', "'mcpServers' must be an object"),
+        ('{"mcpServers": {"a": {"args": []}}}', "a.url must be an http(s) URL"),
+        ('{"mcpServers": {"a": {"command": ""}}}', "a.command must be a non-empty string"),
+        ('{"mcpServers": {"a": {"command": "x", "args": "y"}}}', "a.args must be a list of strings"),
+        ('{"mcpServers": {"a": {"type": "ws", "url": "https://x"}}}', "a.type must be stdio, http or sse"),
+        ('{"servers": {"a": {"command": "x", "args": ["${input:token}"]}}}', "only the host can resolve"),
+    ],
+)
+def test_malformed_configs_name_the_problem(text: str, message: str) -> None:
+    with pytest.raises(InvalidHostConfig, match=r"cfg\.json") as caught:
+        parse_host_config(text, "cfg.json")
+    assert message in str(caught.value)
+
+
+def test_unreadable_and_non_utf8_files(tmp_path: Path) -> None:
+    with pytest.raises(InvalidHostConfig, match="cannot read it"):
+        read_host_config(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"mcpServers": {"\xff": {}}}')
+    with pytest.raises(InvalidHostConfig, match="not UTF-8"):
+        read_host_config(bad)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(
+    servers=st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+    key=st.sampled_from(["mcpServers", "servers", "context_servers"]),
+)
+def test_any_json_gives_servers_or_a_clear_error(servers: dict[str, object], key: str) -> None:
+    try:
+        parse_host_config(json.dumps({key: servers}), "cfg.json")
+    except HostCompatError:
+        pass
