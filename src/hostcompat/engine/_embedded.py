@@ -1,0 +1,69 @@
+"""Decode code a widget carries encoded: base64 resource blobs, `data:` URLs, `atob("…")` payloads.
+
+Decoding is strict and bounded; anything that does not decode to readable text is reported as
+not analysed rather than scanned as garbage (or, worse, as clean).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from urllib.parse import unquote
+
+__all__ = ["decode_base64_text", "decode_data_url", "looks_like_code"]
+
+_BASE64_BODY = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
+_WHITESPACE = re.compile(r"\s+")
+_CODE_MARKERS = ("(", "=", "<", "{", ";")
+
+
+def decode_base64_text(payload: str, max_chars: int) -> str | None:
+    """The UTF-8 text of a base64 payload (standard or URL-safe, whitespace ignored); None if it is not one.
+
+    Payloads longer than needed for `max_chars` characters are cut before decoding.
+    """
+    compact = _WHITESPACE.sub("", payload)
+    limit = (max_chars // 3 + 1) * 4
+    if len(compact) > limit:
+        compact = compact[:limit]
+    if not compact or _BASE64_BODY.fullmatch(compact) is None:
+        return None
+    compact = compact.replace("-", "+").replace("_", "/")
+    compact += "=" * (-len(compact) % 4)
+    try:
+        raw = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="ignore")
+        # A cut in the middle of a multi-byte character is fine; other invalid bytes mean binary data.
+        return text if len(raw) - len(text.encode("utf-8")) <= 3 else None
+
+
+def decode_data_url(url: str, max_chars: int) -> tuple[str, str] | None:
+    """(media type, text) of a `data:` URL; None when it is not one or does not decode to text."""
+    if url[:5].lower() != "data:":
+        return None
+    header, comma, body = url[5:].partition(",")
+    if not comma:
+        return None
+    parts = [p.strip().lower() for p in header.split(";")]
+    media = parts[0] or "text/plain"
+    if "base64" in parts[1:]:
+        text = decode_base64_text(unquote(body), max_chars)
+        return None if text is None else (media, text)
+    return media, unquote(body)[:max_chars]
+
+
+def looks_like_code(text: str) -> bool:
+    """Whether decoded text is plausibly JavaScript or HTML (printable, with code punctuation)."""
+    sample = text[:4096]
+    if not sample.strip():
+        return False
+    printable = sum(1 for c in sample if c.isprintable() or c in "\n\r\t")
+    if printable < 0.95 * len(sample):
+        return False
+    return any(marker in sample for marker in _CODE_MARKERS)

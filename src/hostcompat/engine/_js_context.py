@@ -1,0 +1,213 @@
+"""Local questions about one hit in lexed JavaScript: what comes before and after it, who calls it.
+
+Each helper looks only at a bounded window around the hit, so the scanner stays linear however
+large the bundle is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hostcompat.engine._js_lexer import (
+    COMMENT,
+    JsLayout,
+    enclosing_open_brace,
+    next_code_index,
+    prev_code_index,
+    span_index_at,
+)
+
+__all__ = [
+    "CodeView",
+    "at_word_start",
+    "callee_before",
+    "enclosing_function",
+    "identifier_before",
+    "is_literal_at",
+    "member_use",
+    "object_text_around",
+]
+
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_FUNCTION_HEAD = re.compile(
+    r"(?:\bfunction\s*\*?\s*([\w$]+)?\s*|([\w$]+)\s*(?:=|:)\s*(?:async\s*)?(?:function\b[^(]{0,40})?|"
+    r"(?:async\s+|get\s+|set\s+|static\s+)*([\w$]+)\s*)$"
+)
+_ARROW_HEAD = re.compile(r"([\w$]+)\s*[=:]\s*(?:async\s*)?(?:\([^()]{0,300}\)|[\w$]+)\s*=>\s*$")
+_CONTROL_WORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "return", "typeof", "do", "else"})
+_MAX_FUNCTION_WALK = 8192
+_MAX_PARAMS = 400
+
+
+@dataclass(frozen=True)
+class CodeView:
+    """A lexed stretch of JavaScript: the text it lives in and its layout."""
+
+    source: str
+    layout: JsLayout
+
+
+def at_word_start(source: str, index: int) -> bool:
+    """Whether an identifier starting at `index` is not the tail of a longer one."""
+    return index == 0 or source[index - 1] not in _IDENT_CHARS
+
+
+def identifier_before(view: CodeView, index: int) -> str:
+    """The identifier (or keyword) ending at `index` inclusive; "" when `index` is not an identifier character."""
+    source = view.source
+    k = index
+    while k >= view.layout.start and source[k] in _IDENT_CHARS:
+        k -= 1
+    return source[k + 1 : index + 1]
+
+
+def member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str]:
+    """Classify an identifier hit: (role, receiver).
+
+    role is "call" (`.name(` or `.name?.(`), "assign" (`.name =`), "read" (other `.name`),
+    "definition" (`name(...) {`, `name:` or `name =` without a dot), or "other"; receiver is the
+    identifier before the dot ("" when it is not a plain identifier).
+    """
+    source = view.source
+    before = prev_code_index(source, view.layout, name_start)
+    after = next_code_index(source, view.layout, name_end)
+    next_char = source[after] if after >= 0 else ""
+    if before >= 0 and source[before] == ".":
+        dot = before - 1 if before > 0 and source[before - 1] == "?" else before
+        receiver_end = prev_code_index(source, view.layout, dot)
+        receiver = identifier_before(view, receiver_end) if receiver_end >= 0 else ""
+        if next_char == "(" or source.startswith("?.(", after) or _is_bound_call(source, after):
+            return "call", receiver
+        if next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
+            return "assign", receiver
+        return "read", receiver
+    if next_char == "(":
+        close = _matching_paren(source, after, view.layout.end)
+        if close >= 0:
+            brace = next_code_index(source, view.layout, close + 1)
+            if brace >= 0 and source[brace] == "{":
+                return "definition", ""
+    if next_char == ":" or (next_char == "=" and source[after + 1 : after + 2] not in ("=", ">")):
+        return "definition", ""
+    return "other", ""
+
+
+def _is_bound_call(source: str, after: int) -> bool:
+    return source.startswith((".bind(", ".call(", ".apply("), after)
+
+
+def _matching_paren(source: str, open_index: int, end: int) -> int:
+    """The `)` closing the `(` at `open_index` within a short parameter list; -1 otherwise."""
+    depth = 0
+    stop = min(end, open_index + _MAX_PARAMS)
+    for i in range(open_index, stop):
+        char = source[i]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif char in "\"'`{;":
+            return -1
+    return -1
+
+
+def is_literal_at(view: CodeView, start: int, end: int) -> bool:
+    """Whether `source[start:end]` is exactly one string or template literal (not text in a comment)."""
+    index = span_index_at(view.layout, start)
+    return index >= 0 and view.layout.starts[index] == start and view.layout.ends[index] == end
+
+
+def callee_before(view: CodeView, literal_start: int) -> tuple[str, str] | None:
+    """When the literal at `literal_start` is a call's first argument: (callee name, receiver); else None."""
+    source = view.source
+    paren = prev_code_index(source, view.layout, literal_start)
+    if paren < 0 or source[paren] != "(":
+        return None
+    name_end = prev_code_index(source, view.layout, paren)
+    if name_end < 0:
+        return None
+    name = identifier_before(view, name_end)
+    if not name or name in _CONTROL_WORDS:
+        return None
+    before = prev_code_index(source, view.layout, name_end - len(name) + 1)
+    receiver = ""
+    if before >= 0 and source[before] == ".":
+        receiver_end = prev_code_index(source, view.layout, before)
+        receiver = identifier_before(view, receiver_end) if receiver_end >= 0 else ""
+    return name, receiver
+
+
+def object_text_around(view: CodeView, offset: int, back: int = 2048, ahead: int = 8192) -> tuple[int, int]:
+    """The `{...}` enclosing `offset` (bounded search); (-1, -1) when none is found."""
+    from hostcompat.engine._js_lexer import matching_close_brace
+
+    open_at = enclosing_open_brace(view.source, view.layout, offset, back)
+    if open_at < 0:
+        return -1, -1
+    close_at = matching_close_brace(view.source, view.layout, open_at, ahead)
+    return open_at, close_at
+
+
+def enclosing_function(view: CodeView, offset: int) -> tuple[int, str]:
+    """The body start and name ("" when anonymous) of the innermost function around `offset`.
+
+    Returns (-1, "") when no function head is found within a bounded walk outwards.
+    """
+    source = view.source
+    pos = offset
+    floor = max(view.layout.start, offset - _MAX_FUNCTION_WALK)
+    while pos > floor:
+        brace = enclosing_open_brace(source, view.layout, pos, pos - floor)
+        if brace < 0:
+            return -1, ""
+        found = _function_head_before(view, brace)
+        if found is not None:
+            return brace, found
+        pos = brace
+    return -1, ""
+
+
+def _function_head_before(view: CodeView, brace: int) -> str | None:
+    """The function name when the `{` at `brace` opens a function body ("" if anonymous); None if not a function."""
+    source = view.source
+    before = prev_code_index(source, view.layout, brace)
+    if before < 0:
+        return None
+    head_start = max(view.layout.start, before - 500)
+    if source.startswith("=>", before - 1):
+        arrow = _ARROW_HEAD.search(source, head_start, before + 1)
+        return arrow.group(1) if arrow else ""
+    if source[before] != ")":
+        return None
+    depth = 0
+    k = before
+    while k >= head_start:
+        char = source[k]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            depth -= 1
+            if depth == 0:
+                break
+        k -= 1
+    if k < head_start:
+        return None
+    name_end = prev_code_index(source, view.layout, k)
+    if name_end < 0:
+        return None
+    head = _FUNCTION_HEAD.search(source, max(view.layout.start, name_end - 80), name_end + 1)
+    if head is None:
+        return None
+    name = head.group(1) or head.group(2) or head.group(3) or ""
+    if name in _CONTROL_WORDS:
+        return None
+    return name
+
+
+def in_comment(view: CodeView, offset: int) -> bool:
+    """Whether `offset` lies inside a comment."""
+    index = span_index_at(view.layout, offset)
+    return index >= 0 and view.layout.kinds[index] == COMMENT

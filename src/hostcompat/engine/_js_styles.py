@@ -1,0 +1,172 @@
+"""The other two widget styles: OpenAI Apps SDK (`window.openai.*`) and legacy mcp-ui messages.
+
+OpenAI widgets call methods on a host-provided global, so a use is any `window.openai` access
+(or an alias of it) in code; legacy mcp-ui widgets post `{type: "tool"|"prompt"|…, payload}`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hostcompat.engine._guards import is_guarded
+from hostcompat.engine._js_context import (
+    CodeView,
+    at_word_start,
+    identifier_before,
+    is_literal_at,
+    object_text_around,
+)
+from hostcompat.engine._js_lexer import is_code, next_code_index, prev_code_index
+from hostcompat.engine._raw import RawNeed, RawSdk
+from hostcompat.engine._sdk import SdkRegion, in_regions
+from hostcompat.engine.needs import MCP_UI_TYPE_NEEDS, OPENAI_METHOD_NEEDS, Confidence
+
+__all__ = ["scan_mcp_ui", "scan_openai"]
+
+_OPENAI_NAME = re.compile(r"openai(?![\w$])")
+_GLOBAL_BEFORE = re.compile(r"(?:window|globalThis|self)\s*\??\.\s*$")
+_MEMBER_AFTER = re.compile(r"\s*\??\.\s*([A-Za-z_$][\w$]*)")
+_SET_GLOBALS = re.compile(r"openai:set_globals")
+_DESTRUCTURED = re.compile(r"\{([^{}]{1,400})\}\s*=\s*$")
+_MCP_UI_TYPE = re.compile(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
+_MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|message-received)(?=[\"'`])")
+_PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
+_MAX_ALIASES = 8
+
+
+def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawNeed], list[RawSdk]]:
+    """Calls and reads of `window.openai` (and of names bound to it) in code outside SDK bodies."""
+    source = view.source
+    needs: list[RawNeed] = []
+    aliases: set[str] = set()
+    reads: dict[str, list[int]] = {}
+    first: int | None = None
+    for match in _OPENAI_NAME.finditer(source, view.layout.start, view.layout.end):
+        if not at_word_start(source, match.start()) or not is_code(view.layout, match.start()):
+            continue
+        global_ref = _GLOBAL_BEFORE.search(source, max(view.layout.start, match.start() - 24), match.start())
+        if global_ref is None or in_regions(regions, match.start()):
+            continue
+        first = global_ref.start() if first is None else first
+        if not _member_use(view, match.end(), global_ref.start(), needs, reads):
+            _bare_use(view, global_ref.start(), match.end(), needs, aliases)
+    for alias in sorted(aliases)[:_MAX_ALIASES]:
+        pattern = re.compile(re.escape(alias) + r"(?![\w$])")
+        for match in pattern.finditer(source, view.layout.start, view.layout.end):
+            at = match.start()
+            if at > 0 and source[at - 1] in ".":
+                continue
+            if at_word_start(source, at) and is_code(view.layout, at) and not in_regions(regions, at):
+                _member_use(view, match.end(), match.start(), needs, reads)
+    for match in _SET_GLOBALS.finditer(source, view.layout.start, view.layout.end):
+        literal_start = match.start() - 1
+        if is_literal_at(view, literal_start, match.end() + 1) and not in_regions(regions, literal_start):
+            needs.append(RawNeed("openaiApps", "use", "medium", "openai", "openai:set_globals", literal_start))
+            first = literal_start if first is None else first
+    guarded = [_guard(view, n) for n in needs]
+    sdks = [] if first is None else [RawSdk("openai-apps-sdk", "runtime", "uses window.openai", first)]
+    return guarded, sdks
+
+
+def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed], reads: dict[str, list[int]]) -> bool:
+    """Record `<openai>.name(...)` or `<openai>.name`; False when no member follows."""
+    source = view.source
+    member = _MEMBER_AFTER.match(source, after_global, view.layout.end)
+    if member is None:
+        return False
+    name = member.group(1)
+    after = next_code_index(source, view.layout, member.end())
+    next_char = source[after] if after >= 0 else ""
+    if next_char == "(" or source.startswith("?.(", after):
+        need = OPENAI_METHOD_NEEDS.get(name)
+        if need is not None and need != "openaiApps":
+            needs.append(RawNeed(need, "call", "high", "openai", name, member.start(1)))
+        needs.append(RawNeed("openaiApps", "call", "high", "openai", name, member.start(1)))
+    elif next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
+        return True
+    else:
+        reads.setdefault(name, []).append(member.start(1))
+        needs.append(RawNeed("openaiApps", "use", "high", "openai", name, at))
+    return True
+
+
+def _bare_use(view: CodeView, start: int, end: int, needs: list[RawNeed], aliases: set[str]) -> None:
+    """`window.openai` used whole: an alias (`const o = window.openai`), a destructuring, or a check."""
+    source = view.source
+    before = prev_code_index(source, view.layout, start)
+    after = next_code_index(source, view.layout, end)
+    if after >= 0 and source[after] == "=" and source[after + 1 : after + 2] not in ("=", ">"):
+        return
+    if before >= 0 and source[before] == "=" and source[before - 1 : before] not in ("=", "!", "<", ">"):
+        name_end = prev_code_index(source, view.layout, before)
+        name = identifier_before(view, name_end) if name_end >= 0 else ""
+        if name:
+            aliases.add(name)
+        else:
+            _destructured(view, before, needs)
+    needs.append(RawNeed("openaiApps", "use", "medium", "openai", "window.openai", start))
+
+
+def _destructured(view: CodeView, equals: int, needs: list[RawNeed]) -> None:
+    """`const {callTool, sendFollowUpMessage} = window.openai`: the picked methods are uses."""
+    found = _DESTRUCTURED.search(view.source, max(view.layout.start, equals - 420), equals + 1)
+    if found is None:
+        return
+    for part in found.group(1).split(","):
+        name = part.split(":")[0].strip()
+        need = OPENAI_METHOD_NEEDS.get(name)
+        if need is not None:
+            needs.append(RawNeed(need, "call", "medium", "openai", name, found.start(1)))
+
+
+def _guard(view: CodeView, need: RawNeed) -> RawNeed:
+    """A call whose method (or the runtime itself) is feature-detected in a controlling check is guarded."""
+    if need.kind != "call":
+        return need
+    check = re.compile(
+        r"\.\s*" + re.escape(need.detail) + r"\b(?!\s*(?:\(|\?\.\())"
+        r"|\bopenai\s*(?=\)|&&|\|\|)|\btypeof\b[^;]{0,80}openai"
+    )
+    if is_guarded(view, need.offset, check, None):
+        return RawNeed(need.need, "guarded-call", need.confidence, need.via, need.detail, need.offset)
+    return need
+
+
+def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawNeed], list[RawSdk]]:
+    """Legacy mcp-ui actions: object literals `{type: "tool"|…, payload}` posted to the host."""
+    source = view.source
+    needs: list[RawNeed] = []
+    sdks: list[RawSdk] = []
+    for match in _MCP_UI_TYPE.finditer(source, view.layout.start, view.layout.end):
+        literal_start = match.start(1)
+        literal_end = match.end()
+        if not at_word_start(source, match.start()) and source[match.start() - 1] not in "\"'":
+            continue
+        if not is_code(view.layout, match.start()) and not is_literal_at(view, match.start() - 1, match.start() + 5):
+            continue
+        if in_regions(regions, match.start()):
+            continue
+        if not is_literal_at(view, literal_start, literal_end):
+            continue
+        open_at, close_at = object_text_around(view, match.start())
+        if open_at < 0:
+            continue
+        stop = close_at if close_at >= 0 else min(view.layout.end, literal_end + 2048)
+        has_payload = any(
+            is_code(view.layout, m.start()) or is_literal_at(view, m.start(), m.start() + 9)
+            for m in _PAYLOAD_KEY.finditer(source, open_at, stop)
+        )
+        window = source[max(view.layout.start, open_at - 40) : open_at]
+        posted = "postMessage" in window
+        if not (has_payload or posted):
+            continue
+        action = match.group(2)
+        confidence: Confidence = "high" if has_payload and posted else "medium"
+        needs.append(RawNeed(MCP_UI_TYPE_NEEDS[action], "call", confidence, "mcp-ui", f"type:{action}", literal_start))
+    for match in _MCP_UI_MARKERS.finditer(source, view.layout.start, view.layout.end):
+        if is_literal_at(view, match.start() - 1, match.end() + 1):
+            sdks.append(RawSdk("mcp-ui", "runtime", match.group(0), match.start() - 1))
+            break
+    if needs and not sdks:
+        sdks.append(RawSdk("mcp-ui", "runtime", "legacy {type, payload} actions", needs[0].offset))
+    return needs, sdks

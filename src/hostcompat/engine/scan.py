@@ -1,0 +1,343 @@
+"""The accurate widget scanner: which host capabilities a widget's own code uses, with evidence.
+
+Unlike a presence test on method names (which every bundled SDK satisfies), it reads HTML and
+JavaScript structurally: calls by the app count, the SDK's definitions and wiring do not, mentions
+in comments and strings do not, guarded calls say so, and code it could not read is reported as
+not analysed instead of clean. Linear in the input, bounded by a size budget.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hostcompat.engine._embedded import decode_base64_text, decode_data_url, looks_like_code
+from hostcompat.engine._html import split_html
+from hostcompat.engine._js_scan import JsScan, scan_js
+from hostcompat.engine._raw import RawEmbedded, RawExternal, RawNeed, RawSdk, RawUrl
+from hostcompat.engine._urls import domain_of
+from hostcompat.engine.needs import ALL_NEEDS
+from hostcompat.engine.scan_model import (
+    DomainUse,
+    Evidence,
+    ExternalCode,
+    NeedFinding,
+    ScanLimit,
+    SdkDetection,
+    WidgetScan,
+)
+from hostcompat.errors import InvalidInput
+
+__all__ = ["DEFAULT_MAX_SCAN_CHARS", "scan_widget_content", "scan_widget_source"]
+
+DEFAULT_MAX_SCAN_CHARS = 16 * 1024 * 1024
+"""Input beyond this many characters is not scanned (a `input_truncated` limit says so)."""
+
+_MAX_EMBED_DEPTH = 2
+_MAX_EMBEDDED_CHARS = 8 * 1024 * 1024
+_MAX_FINDINGS_PER_NEED = 12
+_SNIPPET_BEFORE = 40
+_SNIPPET_CHARS = 120
+_BLANK = re.compile(r"\s+")
+_JS_MEDIA = ("javascript", "ecmascript", "module")
+_NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
+
+
+@dataclass
+class _Collected:
+    """Mutable accumulator for one scan (kept private to this module)."""
+
+    needs: list[NeedFinding] = field(default_factory=list)
+    externals: list[ExternalCode] = field(default_factory=list)
+    domains: list[DomainUse] = field(default_factory=list)
+    sdks: list[SdkDetection] = field(default_factory=list)
+    limits: list[ScanLimit] = field(default_factory=list)
+    js_found: bool = False
+    ext_apps: bool = False
+    auto_resize_off: bool = False
+    embedded_chars: int = 0
+
+
+@dataclass(frozen=True)
+class _Locator:
+    """Turns offsets in a (possibly decoded) text into evidence in the outer document."""
+
+    text: str
+    newlines: tuple[int, ...]
+    anchor: int | None
+    anchor_line: int
+
+    def evidence(self, offset: int) -> Evidence:
+        start = max(0, offset - _SNIPPET_BEFORE)
+        snippet = _BLANK.sub(" ", self.text[start : start + _SNIPPET_CHARS * 2]).strip()[:_SNIPPET_CHARS]
+        if self.anchor is not None:
+            return Evidence(self.anchor, self.anchor_line, snippet)
+        return Evidence(offset, bisect_left(self.newlines, offset) + 1, snippet)
+
+
+def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
+    """Scan a widget's HTML (or a bare script) and report what it needs of a host, with evidence."""
+    if not isinstance(html, str):
+        raise InvalidInput("widget source must be a str", value=html)
+    if not isinstance(max_chars, int) or isinstance(max_chars, bool) or max_chars <= 0:
+        raise InvalidInput("max_chars must be a positive int", value=max_chars)
+    collected = _Collected()
+    end = min(len(html), max_chars)
+    if end < len(html):
+        detail = f"input is {len(html)} characters; only the first {end} were scanned"
+        collected.limits.append(ScanLimit("input_truncated", detail, end))
+    newlines = tuple(m.start() for m in re.finditer("\n", html, 0) if m.start() < end)
+    locator = _Locator(html, newlines, None, 0)
+    _scan_text(html, end, locator, collected, depth=0)
+    return _finish(collected, scanned=end, total=len(html))
+
+
+def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
+    """Scan one `resources/read` content item: its `text`, else its base64 `blob`."""
+    if not isinstance(content, Mapping):
+        raise InvalidInput("a resource content item must be a mapping", value=content)
+    text = content.get("text")
+    if isinstance(text, str):
+        return scan_widget_source(text, max_chars=max_chars)
+    blob = content.get("blob")
+    if not isinstance(blob, str):
+        raise InvalidInput("a resource content item needs a str `text` or `blob`", value=content)
+    decoded = decode_base64_text(blob, max_chars)
+    if decoded is None:
+        limit = ScanLimit("blob_undecodable", "the blob is not base64-encoded UTF-8 text; nothing was analysed", 0)
+        return WidgetScan((), False, False, (), (), (), (limit,), 0, len(blob))
+    scan = scan_widget_source(decoded, max_chars=max_chars)
+    return scan if len(blob) <= (max_chars // 3 + 1) * 4 else _truncated_blob(scan, len(blob))
+
+
+def _truncated_blob(scan: WidgetScan, blob_chars: int) -> WidgetScan:
+    limit = ScanLimit("input_truncated", f"the blob has {blob_chars} characters; only its start was decoded", None)
+    return WidgetScan(
+        scan.findings,
+        scan.code_analysed,
+        False,
+        scan.external_code,
+        scan.domains,
+        scan.sdks,
+        (*scan.limits, limit),
+        scan.scanned_chars,
+        scan.total_chars,
+    )
+
+
+def _scan_text(text: str, end: int, locator: _Locator, collected: _Collected, depth: int) -> None:
+    """Scan `text[:end]` as HTML when it starts with markup, else as JavaScript."""
+    if text[:end].lstrip("\ufeff \t\r\n")[:1] != "<":
+        _scan_script(text, 0, end, locator, collected, depth)
+        return
+    parts = split_html(text, end)
+    for block in parts.scripts:
+        if block.kind == "importmap":
+            _import_map(text[block.code_start : block.code_end], block.code_start, locator, collected)
+        elif block.src is not None:
+            _script_src(block.src, block.code_start, locator, collected, depth)
+        elif block.decoded is not None:
+            inner = _Locator(block.decoded, (), locator.anchor or block.code_start, _line(locator, block.code_start))
+            _scan_script(block.decoded, 0, len(block.decoded), inner, collected, depth)
+        else:
+            _scan_script(text, block.code_start, block.code_end, locator, collected, depth)
+    for url in parts.urls:
+        domain = domain_of(url.url)
+        if domain is None:
+            continue
+        evidence = locator.evidence(url.offset)
+        collected.domains.append(DomainUse(domain, url.directive, url.url, evidence))
+        need = "cspFrameDomains" if url.directive == "frame" else "cspResourceDomains"
+        collected.needs.append(NeedFinding(need, "use", "high", "html", url.url[:200], evidence))
+
+
+def _line(locator: _Locator, offset: int) -> int:
+    return locator.evidence(offset).line
+
+
+def _script_src(src: str, offset: int, locator: _Locator, collected: _Collected, depth: int) -> None:
+    evidence = locator.evidence(offset)
+    if src[:5].lower() == "data:":
+        _embedded(RawEmbedded(offset, src, False, "data-url"), locator, collected, depth)
+        return
+    domain = domain_of(src)
+    collected.externals.append(ExternalCode(src, "script-src", domain, evidence))
+    if domain is not None:
+        collected.domains.append(DomainUse(domain, "resource", src, evidence))
+        collected.needs.append(NeedFinding("cspResourceDomains", "use", "high", "html", src[:200], evidence))
+
+
+def _import_map(content: str, offset: int, locator: _Locator, collected: _Collected) -> None:
+    evidence = locator.evidence(offset)
+    try:
+        parsed = json.loads(content)
+    except ValueError:
+        collected.limits.append(ScanLimit("importmap_invalid", "an import map is not valid JSON", offset))
+        return
+    for url in _import_map_urls(parsed):
+        domain = domain_of(url)
+        collected.externals.append(ExternalCode(url, "importmap", domain, evidence))
+        if domain is not None:
+            collected.domains.append(DomainUse(domain, "resource", url, evidence))
+
+
+def _import_map_urls(parsed: object) -> list[str]:
+    if not isinstance(parsed, dict):
+        return []
+    urls: list[str] = []
+    tables = [parsed.get("imports")]
+    scopes = parsed.get("scopes")
+    if isinstance(scopes, dict):
+        tables.extend(scopes.values())
+    for table in tables:
+        if isinstance(table, dict):
+            urls.extend(v for v in table.values() if isinstance(v, str))
+    return urls[:200]
+
+
+def _scan_script(text: str, start: int, end: int, locator: _Locator, collected: _Collected, depth: int) -> None:
+    if text[start:end].strip():
+        collected.js_found = True
+    else:
+        return
+    result = scan_js(text, start, end)
+    _collect_js(result, locator, collected)
+    for embedded in result.embedded:
+        _embedded(embedded, locator, collected, depth)
+
+
+def _collect_js(result: JsScan, locator: _Locator, collected: _Collected) -> None:
+    collected.ext_apps = collected.ext_apps or result.ext_apps_present
+    collected.auto_resize_off = collected.auto_resize_off or result.auto_resize_off
+    collected.needs.extend(_need(raw, locator) for raw in result.needs)
+    collected.sdks.extend(_sdk(raw, locator) for raw in result.sdks)
+    for url in result.urls:
+        _url(url, locator, collected)
+    for external in result.externals:
+        _external(external, locator, collected)
+    if result.hits_capped:
+        collected.limits.append(ScanLimit("hits_capped", "too many candidate names; later ones were skipped", None))
+
+
+def _need(raw: RawNeed, locator: _Locator) -> NeedFinding:
+    return NeedFinding(raw.need, raw.kind, raw.confidence, raw.via, raw.detail, locator.evidence(raw.offset))
+
+
+def _sdk(raw: RawSdk, locator: _Locator) -> SdkDetection:
+    return SdkDetection(raw.name, raw.how, None, raw.detail, locator.evidence(raw.offset))
+
+
+def _url(raw: RawUrl, locator: _Locator, collected: _Collected) -> None:
+    domain = domain_of(raw.url)
+    if domain is None:
+        return
+    evidence = locator.evidence(raw.offset)
+    collected.domains.append(DomainUse(domain, raw.directive, raw.url, evidence))
+    need = {"connect": "cspConnectDomains", "frame": "cspFrameDomains"}.get(raw.directive, "cspResourceDomains")
+    collected.needs.append(NeedFinding(need, "use", raw.confidence, "js", raw.url[:200], evidence))
+
+
+def _external(raw: RawExternal, locator: _Locator, collected: _Collected) -> None:
+    collected.externals.append(ExternalCode(raw.url, raw.kind, domain_of(raw.url), locator.evidence(raw.offset)))
+
+
+def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth: int) -> None:
+    """Decode and scan embedded code one level deeper; report what could not be read."""
+    budget = _MAX_EMBEDDED_CHARS - collected.embedded_chars
+    if depth >= _MAX_EMBED_DEPTH or budget <= 0:
+        collected.limits.append(ScanLimit("embedded_not_scanned", "embedded code over the depth or size budget", None))
+        return
+    text: str | None
+    media = "text/javascript"
+    if raw.media == "data-url":
+        decoded = decode_data_url(raw.payload, budget)
+        if decoded is None:
+            return
+        media, text = decoded
+    elif raw.base64:
+        text = decode_base64_text(raw.payload, budget)
+    else:
+        text = raw.payload[:budget]
+    if text is None or not looks_like_code(text):
+        return
+    collected.embedded_chars += len(text)
+    anchor = locator.anchor if locator.anchor is not None else raw.offset
+    inner = _Locator(text, (), anchor, _line(locator, raw.offset))
+    if "html" in media:
+        _scan_text(text, len(text), inner, collected, depth + 1)
+    elif any(kind in media for kind in _JS_MEDIA) or text.lstrip()[:1] != "<":
+        _scan_script(text, 0, len(text), inner, collected, depth + 1)
+    else:
+        _scan_text(text, len(text), inner, collected, depth + 1)
+
+
+def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
+    needs = list(collected.needs)
+    if collected.ext_apps and not collected.auto_resize_off:
+        first = next(s for s in collected.sdks if s.name == "ext-apps")
+        detail = "autoResize (on by default)"
+        needs.append(NeedFinding("sizeChanged", "automatic", "medium", "ext-apps", detail, first.evidence))
+    findings = _cap(sorted(needs, key=lambda f: (_NEED_ORDER.get(f.need, 99), _offset(f))))
+    counted = any(f.counts and f.via != "html" for f in findings) or bool(collected.sdks)
+    externals = tuple(collected.externals)
+    limits = list(collected.limits)
+    truncated = any(limit.code == "input_truncated" for limit in limits)
+    if externals:
+        detail = f"{len(externals)} external script(s) or module(s) were not read"
+        limits.append(ScanLimit("external_code_not_analysed", detail, None))
+    code_analysed = counted or (not externals and not truncated)
+    complete = not externals and not any(
+        limit.code in ("input_truncated", "hits_capped", "embedded_not_scanned") for limit in limits
+    )
+    return WidgetScan(
+        findings=tuple(findings),
+        code_analysed=code_analysed,
+        complete=complete,
+        external_code=externals,
+        domains=tuple(_dedupe_domains(collected.domains)),
+        sdks=tuple(_dedupe_sdks(collected.sdks)),
+        limits=tuple(limits),
+        scanned_chars=scanned,
+        total_chars=total,
+    )
+
+
+def _offset(finding: NeedFinding) -> int:
+    return finding.evidence.offset if finding.evidence is not None else -1
+
+
+def _cap(findings: list[NeedFinding]) -> list[NeedFinding]:
+    """Keep at most a dozen findings per need, preferring counting ones."""
+    kept: list[NeedFinding] = []
+    per_need: dict[str, int] = {}
+    for finding in sorted(findings, key=lambda f: (not f.counts,)):
+        count = per_need.get(finding.need, 0)
+        if count < _MAX_FINDINGS_PER_NEED:
+            kept.append(finding)
+            per_need[finding.need] = count + 1
+    return sorted(kept, key=lambda f: (_NEED_ORDER.get(f.need, 99), _offset(f)))
+
+
+def _dedupe_domains(domains: list[DomainUse]) -> list[DomainUse]:
+    seen: set[tuple[str, str]] = set()
+    kept: list[DomainUse] = []
+    for use in domains:
+        key = (use.domain, use.directive)
+        if key not in seen:
+            seen.add(key)
+            kept.append(use)
+    return kept
+
+
+def _dedupe_sdks(sdks: list[SdkDetection]) -> list[SdkDetection]:
+    seen: set[tuple[str, str]] = set()
+    kept: list[SdkDetection] = []
+    for sdk in sdks:
+        if (sdk.name, sdk.how) not in seen:
+            seen.add((sdk.name, sdk.how))
+            kept.append(sdk)
+    return kept
