@@ -6,7 +6,15 @@ import sys
 
 import pytest
 
-PACKAGES = ["hostcompat", "hostcompat.apps", "hostcompat.apps.bridge", "hostcompat.clients", "hostcompat.errors", "hostcompat.report"]
+PACKAGES = [
+    "hostcompat",
+    "hostcompat.apps",
+    "hostcompat.apps.bridge",
+    "hostcompat.clients",
+    "hostcompat.engine",
+    "hostcompat.errors",
+    "hostcompat.report",
+]
 
 
 @pytest.mark.parametrize("name", PACKAGES)
