@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from hostcompat._version import __version__
 from hostcompat.cli._command import Command
 
-COMMAND_MODULES: tuple[str, ...] = ("demo",)
+COMMAND_MODULES: tuple[str, ...] = ("demo", "clients", "rewrite")
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 
 

@@ -4,6 +4,10 @@ The core (detection, version ranges, rules as data, copy-on-write rewrites) is p
 SDK; the middleware and the proxy adapt it to the SDK at the edge.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from hostcompat.clients.detect import (
     CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_META_KEY,
 )
@@ -158,15 +162,57 @@ from hostcompat.clients.versions import (
     try_parse_version as try_parse_version,
 )
 
+if TYPE_CHECKING:
+    from hostcompat.clients.fastmcp import fastmcp_sdk_server as fastmcp_sdk_server
+    from hostcompat.clients.fastmcp import install_fastmcp as install_fastmcp
+    from hostcompat.clients.middleware import DISABLED_VALUE as DISABLED_VALUE
+    from hostcompat.clients.middleware import ENVIRONMENT_VARIABLE as ENVIRONMENT_VARIABLE
+    from hostcompat.clients.middleware import MAX_STATELESS_CLIENTS as MAX_STATELESS_CLIENTS
+    from hostcompat.clients.middleware import REWRITTEN_METHODS as REWRITTEN_METHODS
+    from hostcompat.clients.middleware import ClientCompatMiddleware as ClientCompatMiddleware
+    from hostcompat.clients.middleware import ClientSessions as ClientSessions
+    from hostcompat.clients.middleware import RewriteSession as RewriteSession
+    from hostcompat.clients.middleware import enabled as enabled
+    from hostcompat.clients.middleware import install as install
+
+_LAZY = {
+    "ClientCompatMiddleware": "hostcompat.clients.middleware",
+    "ClientSessions": "hostcompat.clients.middleware",
+    "RewriteSession": "hostcompat.clients.middleware",
+    "install": "hostcompat.clients.middleware",
+    "enabled": "hostcompat.clients.middleware",
+    "ENVIRONMENT_VARIABLE": "hostcompat.clients.middleware",
+    "DISABLED_VALUE": "hostcompat.clients.middleware",
+    "MAX_STATELESS_CLIENTS": "hostcompat.clients.middleware",
+    "REWRITTEN_METHODS": "hostcompat.clients.middleware",
+    "install_fastmcp": "hostcompat.clients.fastmcp",
+    "fastmcp_sdk_server": "hostcompat.clients.fastmcp",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the SDK-bound middleware on first use, so importing `hostcompat.clients` stays cheap."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
 __all__ = [
     "ANY_VERSION",
     "BUNDLED_RULES_FILE",
     "CLIENT_CAPABILITIES_META_KEY",
     "CLIENT_INFO_META_KEY",
+    "ClientCompatMiddleware",
     "ClientIdentity",
     "ClientMatch",
+    "ClientSessions",
     "Comparator",
+    "DISABLED_VALUE",
     "EMPTY_SESSION",
+    "ENVIRONMENT_VARIABLE",
     "IdentitySource",
     "MAX_CLIENT_VERSION_LENGTH",
     "MAX_NAME_LENGTH",
@@ -174,13 +220,16 @@ __all__ = [
     "MAX_REMEMBERED_RENAMES",
     "MAX_RULES",
     "MAX_RULE_FILE_BYTES",
+    "MAX_STATELESS_CLIENTS",
     "MAX_VERSION_LENGTH",
     "Operator",
     "PROTOCOL_VERSION_META_KEY",
     "PreReleasePart",
+    "REWRITTEN_METHODS",
     "RULES_FORMAT",
     "RequestRewrite",
     "Rewrite",
+    "RewriteSession",
     "RewriteSpec",
     "Rule",
     "RuleFile",
@@ -193,8 +242,12 @@ __all__ = [
     "Version",
     "VersionRange",
     "detect_client",
+    "enabled",
+    "fastmcp_sdk_server",
     "find_rule",
     "infer_method",
+    "install",
+    "install_fastmcp",
     "load_bundled_rules",
     "load_rule_file",
     "load_rules",
