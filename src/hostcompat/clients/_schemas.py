@@ -46,6 +46,10 @@ _SCHEMA_ONE = (
     "additionalItems",
 )
 _SCHEMA_MANY = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_MAPS_SET = frozenset(_SCHEMA_MAPS)
+_ONE_SET = frozenset(_SCHEMA_ONE)
+_MANY_SET = frozenset(_SCHEMA_MANY)
+_SUBSCHEMA_KEYS = _MAPS_SET | _ONE_SET | _MANY_SET
 _DEFINITION_KEYS = ("$defs", "definitions")
 # Keys that may sit beside `$ref` and be merged into the inlined target without changing its meaning.
 _ANNOTATION_KEYS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly"})
@@ -54,17 +58,23 @@ _INDEX = re.compile(r"[0-9]{1,9}")
 Change = Callable[[Any], Any]
 
 
+def _is_object(value: object) -> bool:
+    return isinstance(value, dict) or isinstance(value, Mapping)  # the dict test first: the ABC check is slow
+
+
 def map_subschemas(node: JSONObject, change: Change, *, skip: Sequence[str] = ()) -> JSONObject:
     """`node` with `change` applied to each direct subschema (copy-on-write; keys in `skip` not visited)."""
+    present = _SUBSCHEMA_KEYS.intersection(node.keys())
+    if not present:  # a leaf: the common case, kept cheap
+        return node
     out = node
-    for key in _SCHEMA_MAPS:
-        if key not in skip and isinstance(node.get(key), Mapping):
+    for key in sorted(present):
+        value = node[key]
+        if key in _MAPS_SET and key not in skip and _is_object(value):
             out = replace_key(out, key, lambda schemas: map_values(schemas, change))
-    for key in _SCHEMA_ONE:
-        if isinstance(node.get(key), Mapping):
+        elif key in _ONE_SET and _is_object(value):
             out = replace_key(out, key, change)
-    for key in _SCHEMA_MANY:
-        if isinstance(node.get(key), list):
+        elif key in _MANY_SET and isinstance(value, list):
             out = replace_key(out, key, lambda schemas: map_list(schemas, change))
     return out
 
