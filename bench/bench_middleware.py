@@ -76,19 +76,19 @@ async def run(tool_count: int, rounds: int, calls: int) -> dict[str, float]:
         "middleware, Codex": (build_server(tools, middleware=True), CODEX),
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
-    async with Client(InMemoryTransport(cases["no middleware"][0]), client_info=UNKNOWN, mode="legacy") as bare:
-        async with Client(
-            InMemoryTransport(cases["middleware, client with no rule"][0]), client_info=UNKNOWN, mode="legacy"
-        ) as plain:
-            async with Client(
-                InMemoryTransport(cases["middleware, Codex"][0]), client_info=CODEX, mode="legacy"
-            ) as codex:
-                clients = {"no middleware": bare, "middleware, client with no rule": plain, "middleware, Codex": codex}
-                for client in clients.values():
-                    await time_calls(client, 2)  # warm up
-                for _ in range(rounds):
-                    for name, client in clients.items():
-                        samples[name].extend(await time_calls(client, calls))
+
+    def connect(name: str) -> Client:
+        server, client_info = cases[name]
+        return Client(InMemoryTransport(server), client_info=client_info, mode="legacy")
+
+    names = list(cases)
+    async with connect(names[0]) as bare, connect(names[1]) as plain, connect(names[2]) as codex:
+        clients = dict(zip(names, (bare, plain, codex), strict=True))
+        for client in clients.values():
+            await time_calls(client, 2)  # warm up
+        for _ in range(rounds):
+            for name, client in clients.items():
+                samples[name].extend(await time_calls(client, calls))
     return {name: statistics.median(values) for name, values in samples.items()}
 
 

@@ -59,7 +59,7 @@ Change = Callable[[Any], Any]
 
 
 def _is_object(value: object) -> bool:
-    return isinstance(value, dict) or isinstance(value, Mapping)  # the dict test first: the ABC check is slow
+    return type(value) is dict or isinstance(value, Mapping)  # the exact-type test first: the ABC check is slow
 
 
 def map_subschemas(node: JSONObject, change: Change, *, skip: Sequence[str] = ()) -> JSONObject:
