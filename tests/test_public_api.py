@@ -13,6 +13,7 @@ PACKAGES = [
     "hostcompat.clients",
     "hostcompat.engine",
     "hostcompat.errors",
+    "hostcompat.probe",
     "hostcompat.report",
 ]
 

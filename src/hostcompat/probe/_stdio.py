@@ -1,0 +1,341 @@
+"""A hardened stdio transport for the official client: bounded lines, bounded stderr, a child that always stops.
+
+The SDK's `stdio_client` buffers a line of any length, ends the session on the first byte that is not UTF-8, sends
+stderr to a file, and logs a traceback per garbage line. A probe of an untrusted server needs more: a line over
+`max_message_bytes` is dropped while it streams (the request waiting for it fails at once), bad UTF-8 is replaced
+and reported, garbage is counted, stderr keeps only its tail, and shutdown escalates from closing stdin to
+SIGTERM to SIGKILL of the whole process group, each stage bounded by `shutdown_grace`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any, Final
+
+import anyio
+from anyio.abc import ByteReceiveStream, Process
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.client.stdio import get_default_environment
+from mcp.shared.message import SessionMessage
+from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
+
+from hostcompat.probe._wire import Wire, sample
+from hostcompat.probe.events import (
+    GARBAGE_OUTPUT,
+    INVALID_UTF8,
+    MESSAGE_TOO_LARGE,
+    SHUTDOWN_ABANDONED,
+    SHUTDOWN_KILLED,
+    SHUTDOWN_TERMINATED,
+    STDERR_TRUNCATED,
+)
+from hostcompat.probe.target import StdioTarget
+
+DROPPED_MESSAGE_CODE: Final = -32099
+"""The JSON-RPC error code the probe answers a request with when the server's reply was too large to read."""
+
+_HEAD_BYTES: Final = 4096
+_POLL_SECONDS: Final = 0.01
+_REAP_SECONDS: Final = 1.0
+_DRAIN_SECONDS: Final = 0.5
+_ID_PATTERN: Final = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+class _StdoutDecoder:
+    """Splits the server's stdout into bounded lines and turns each into a message, a finding or nothing."""
+
+    def __init__(self, wire: Wire, deliver: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+        self._wire = wire
+        self._deliver = deliver
+        self._limit = wire.limits.max_message_bytes
+        self._buffer = bytearray()
+        self._discarding = False
+        self._discarded = 0
+        self._garbage = 0
+        self._garbage_sample = ""
+        self._bad_utf8 = 0
+        self._client_gone = False
+        self._dropped_during = wire.step
+
+    async def _send(self, item: SessionMessage) -> None:
+        if self._client_gone:
+            return
+        try:
+            await self._deliver.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._client_gone = True  # keep draining stdout so a stopping server is never stuck writing
+
+    async def feed(self, chunk: bytes) -> None:
+        start = 0
+        while start <= len(chunk):
+            newline = chunk.find(b"\n", start)
+            end = len(chunk) if newline < 0 else newline
+            await self._append(chunk[start:end])
+            if newline < 0:
+                return
+            await self._end_line()
+            start = newline + 1
+
+    async def _append(self, piece: bytes) -> None:
+        if self._discarding:
+            self._discarded += len(piece)
+            return
+        self._buffer += piece
+        if len(self._buffer) > self._limit:
+            self._discarding = True
+            self._dropped_during = self._wire.step
+            self._discarded = len(self._buffer)
+            head = bytes(self._buffer[:_HEAD_BYTES])
+            self._buffer = bytearray()
+            await self._fail_waiting_request(head)
+
+    async def _fail_waiting_request(self, head: bytes) -> None:
+        if b'"method"' in head and b'"result"' not in head and b'"error"' not in head:
+            return  # an oversized notification or request: nobody waits for it
+        pending = self._wire.pending_ids()
+        found = _ID_PATTERN.search(head)
+        if found is not None:
+            matching = [request_id for request_id in pending if str(request_id).encode() == found.group(1).strip(b'"')]
+            pending = matching or pending
+        for request_id in pending:
+            self._wire.dropped.add(request_id)
+            error = ErrorData(code=DROPPED_MESSAGE_CODE, message=f"reply over the {self._limit}-byte limit dropped")
+            await self._send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
+
+    async def _end_line(self) -> None:
+        if self._discarding:
+            self._wire.event(
+                MESSAGE_TOO_LARGE,
+                "error",
+                f"the server sent a {self._discarded}-byte message, over the {self._limit}-byte limit; it was dropped",
+                {"bytes": self._discarded, "limit": self._limit},
+                step=self._dropped_during,
+            )
+            self._discarding = False
+            self._discarded = 0
+            return
+        line = bytes(self._buffer)
+        self._buffer = bytearray()
+        await self._line(line)
+
+    async def _line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if self._bad_utf8 == 0:
+                self._wire.event(
+                    INVALID_UTF8,
+                    "warning",
+                    f"the server wrote bytes that are not UTF-8 ({error.reason} at byte {error.start}); "
+                    "they were replaced with U+FFFD",
+                    {"sample": sample(line[max(0, error.start - 40) : error.start + 40])},
+                )
+            self._bad_utf8 += 1
+            text = line.decode("utf-8", "replace")
+        try:
+            message = jsonrpc_message_adapter.validate_json(text, by_name=False)
+        except ValueError:
+            self._garbage += 1
+            if not self._garbage_sample:
+                self._garbage_sample = sample(line)
+            return
+        await self._send(SessionMessage(message))
+
+    def finish(self) -> None:
+        """Report a message still being dropped and the garbage seen; an unfinished last line is ignored."""
+        if self._discarding:
+            self._wire.event(
+                MESSAGE_TOO_LARGE,
+                "error",
+                f"the server sent at least {self._discarded} bytes of one message, over the {self._limit}-byte limit",
+                {"bytes": self._discarded, "limit": self._limit},
+                step=self._dropped_during,
+            )
+            self._discarding = False
+        if self._garbage:
+            self._wire.event(
+                GARBAGE_OUTPUT,
+                "warning",
+                f"the server wrote {self._garbage} line(s) on stdout that are not JSON-RPC messages",
+                {"lines": self._garbage, "firstLine": self._garbage_sample},
+                step="probe",
+            )
+
+
+async def _read_stdout(
+    process: Process, wire: Wire, deliver: MemoryObjectSendStream[SessionMessage | Exception], done: anyio.Event
+) -> None:
+    assert process.stdout is not None
+    decoder = _StdoutDecoder(wire, deliver)
+    try:
+        async with deliver:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                async for chunk in process.stdout:
+                    wire.count(len(chunk))
+                    await decoder.feed(chunk)
+            wire.mark_closed()
+    finally:
+        decoder.finish()  # even when cancelled: what was seen is still reported
+        done.set()
+
+
+async def _write_stdin(process: Process, wire: Wire, outbound: MemoryObjectReceiveStream[SessionMessage]) -> None:
+    assert process.stdin is not None
+    async with outbound:
+        try:
+            async for message in outbound:
+                data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                await process.stdin.send(data.encode("utf-8"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            wire.mark_closed()
+
+
+class _StderrTail:
+    """The last `limit` bytes the server wrote to stderr, and how many it wrote in all."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.tail = bytearray()
+        self.total = 0
+        self.done = anyio.Event()
+
+    async def drain(self, stream: ByteReceiveStream) -> None:
+        try:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                async for chunk in stream:
+                    self.total += len(chunk)
+                    self.tail += chunk
+                    if len(self.tail) > self.limit:
+                        del self.tail[: len(self.tail) - self.limit]
+        finally:
+            self.done.set()
+
+
+def _signal_group(process: Process, signum: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        if sys.platform == "win32":  # pragma: no cover - no process groups
+            if signum == signal.SIGTERM:
+                process.terminate()
+            else:
+                process.kill()
+        else:
+            os.killpg(process.pid, signum)
+
+
+async def _exited_within(process: Process, seconds: float) -> bool:
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(_POLL_SECONDS)
+    return process.returncode is not None
+
+
+async def _stop(process: Process, wire: Wire) -> str:
+    """Close stdin, then SIGTERM, then SIGKILL the group, each after `shutdown_grace`; say how it ended."""
+    grace = wire.limits.shutdown_grace
+    went_away = wire.closed or process.returncode is not None  # stdout ended before the probe stopped it
+    if process.stdin is not None:
+        with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await process.stdin.aclose()
+    if await _exited_within(process, grace):
+        ended = "exited" if went_away else "stdin-closed"
+    else:
+        _signal_group(process, signal.SIGTERM)
+        if await _exited_within(process, grace):
+            ended = "sigterm"
+            wire.event(
+                SHUTDOWN_TERMINATED,
+                "info",
+                "the server kept running after stdin closed; SIGTERM stopped it",
+                step="shutdown",
+            )
+        else:
+            _signal_group(process, signal.SIGKILL)
+            ended = "sigkill" if await _exited_within(process, _REAP_SECONDS) else "abandoned"
+            if ended == "sigkill":
+                message = "the server ignored stdin closing and SIGTERM; it was killed"
+                wire.event(SHUTDOWN_KILLED, "warning", message, step="shutdown")
+            else:
+                wire.event(SHUTDOWN_ABANDONED, "error", f"process {process.pid} survived SIGKILL", step="shutdown")
+    _signal_group(process, signal.SIGKILL)  # anything the server left behind in its group
+    return ended
+
+
+def _exit_status(returncode: int | None) -> dict[str, Any]:
+    if returncode is None or returncode >= 0:
+        return {"exitCode": returncode, "signal": None}
+    with suppress(ValueError):
+        return {"exitCode": returncode, "signal": signal.Signals(-returncode).name}
+    return {"exitCode": returncode, "signal": None}
+
+
+@asynccontextmanager
+async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any, Any]]:
+    """Start `target` and yield the transport stream pair; on exit, always stop the child and record its fate.
+
+    Raises:
+        OSError: the command could not be started.
+    """
+    wire.counts_bytes = True
+    process = await anyio.open_process(
+        [target.command, *target.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=target.cwd,
+        env=get_default_environment() | dict(target.env),
+        start_new_session=True,
+    )
+    wire.process = {"pid": process.pid}
+    stderr = _StderrTail(wire.limits.max_stderr_bytes)
+    to_client, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, from_client = anyio.create_memory_object_stream[SessionMessage](0)
+    ended = "unknown"
+    stdout_done = anyio.Event()
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(_read_stdout, process, wire, to_client, stdout_done)
+            group.start_soon(_write_stdin, process, wire, from_client)
+            if process.stderr is not None:
+                group.start_soon(stderr.drain, process.stderr)
+            else:  # pragma: no cover - spawned with a pipe
+                stderr.done.set()
+            try:
+                yield read_stream, write_stream
+            finally:
+                read_stream.close()  # the reader keeps draining stdout without delivering
+                with anyio.CancelScope(shield=True):
+                    ended = await _stop(process, wire)
+                    with anyio.move_on_after(_DRAIN_SECONDS):  # the last output of a dead server is still in the pipes
+                        await stdout_done.wait()
+                        await stderr.done.wait()
+                    with anyio.move_on_after(_REAP_SECONDS):
+                        await process.aclose()
+                group.cancel_scope.cancel()
+    finally:
+        for stream in (read_stream, write_stream, to_client, from_client):
+            stream.close()
+        wire.process = {
+            "pid": process.pid,
+            **_exit_status(process.returncode),
+            "ended": ended,
+            "stderrBytes": stderr.total,
+            "stderrTail": bytes(stderr.tail).decode("utf-8", "replace"),
+        }
+        if stderr.total > stderr.limit:
+            wire.event(
+                STDERR_TRUNCATED,
+                "info",
+                f"the server wrote {stderr.total} bytes to stderr; the last {stderr.limit} are kept",
+                step="shutdown",
+            )
+
+
+__all__ = ["DROPPED_MESSAGE_CODE", "open_stdio"]

@@ -1,0 +1,349 @@
+"""Probe a live MCP server with the official client and capture what it says into a `Snapshot`.
+
+`capture` connects (stdio, streamable HTTP or legacy SSE), negotiates either protocol era, advertises the MCP Apps
+capability (or none, or a given host's), pages through every listing and reads every `ui://` resource named. It
+never raises for anything the server does: timeouts, crashes, garbage and limits become events, the stdio child is
+always stopped, and whatever was captured is returned. `capture_many` probes several servers concurrently, each
+isolated from the others.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Final
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp.client import Client, ClientExtension
+from mcp.client import advertise as advertise_extension
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+if sys.version_info < (3, 11):  # pragma: no cover - the builtin arrived in 3.11
+    from exceptiongroup import BaseExceptionGroup
+
+from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
+from hostcompat.errors import InvalidInput
+from hostcompat.probe._collect import LISTINGS, Gathered, gather, read_ui_resources
+from hostcompat.probe._http import open_sse, open_streamable_http
+from hostcompat.probe._json import copy_object, expect_choice, expect_object, expect_str
+from hostcompat.probe._stdio import open_stdio
+from hostcompat.probe._wire import Wire, tee
+from hostcompat.probe.events import (
+    CONNECT_FAILED,
+    CONNECTION_CLOSED,
+    HANDSHAKE_FAILED,
+    INTERNAL_ERROR,
+    SERVER_EXITED,
+    TIMEOUT_TOTAL,
+    Coverage,
+    Dimension,
+    timeout_code,
+)
+from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
+from hostcompat.probe.options import DEFAULT_CLIENT_INFO, ERAS, MCP_APPS, Advertise, Era
+from hostcompat.probe.snapshot import Snapshot, UIResourceCapture, coverage_of
+from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget, Target, TransportTarget, describe_target
+from hostcompat.probe.ui_refs import ui_references
+
+_STDERR_LINES: Final = 20
+
+
+@dataclass(frozen=True)
+class _Options:
+    era: Era
+    extensions: Mapping[str, Mapping[str, Any]]
+    client_info: Mapping[str, str]
+
+    def client_block(self) -> dict[str, Any]:
+        return {"clientInfo": dict(self.client_info), "extensions": dict(self.extensions), "era": self.era}
+
+
+def _options(advertise: Advertise, era: str, client_info: Mapping[str, str] | None) -> _Options:
+    checked_era = expect_choice(era, ERAS, "era")
+    if advertise == MCP_APPS:
+        extensions: dict[str, Any] = {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}
+    elif advertise is None:
+        extensions = {}
+    elif isinstance(advertise, Mapping):
+        extensions = copy_object(advertise, "advertised extensions")
+        for identifier, settings in extensions.items():
+            expect_object(settings, f"settings of extension {identifier!r}")
+            try:
+                advertise_extension(identifier, dict(settings))
+            except (TypeError, ValueError) as error:
+                raise InvalidInput(f"invalid extension identifier {identifier!r}: {error}", value=identifier) from error
+    else:
+        raise InvalidInput("advertise must be 'mcp-apps', None or a mapping of extension settings", value=advertise)
+    info = DEFAULT_CLIENT_INFO if client_info is None else expect_object(client_info, "client_info")
+    checked = {key: expect_str(info.get(key), f"client_info[{key!r}]") for key in ("name", "version")}
+    return _Options(checked_era, extensions, checked)
+
+
+def _check_target(target: object) -> Target:
+    if not isinstance(target, StdioTarget | HttpTarget | SseTarget | TransportTarget):
+        raise InvalidInput("a target must be a StdioTarget, HttpTarget, SseTarget or TransportTarget", value=target)
+    return target
+
+
+def _transport(target: Target, wire: Wire) -> AbstractAsyncContextManager[Any]:
+    if isinstance(target, StdioTarget):
+        return open_stdio(target, wire)
+    if isinstance(target, HttpTarget):
+        return open_streamable_http(target, wire)
+    if isinstance(target, SseTarget):
+        return open_sse(target, wire)
+    return target.open()
+
+
+@dataclass
+class _Capture:
+    """The parts of a snapshot gathered so far (mutable while one probe runs, then frozen into a `Snapshot`)."""
+
+    connection: dict[str, Any] | None = None
+    initialize: dict[str, Any] | None = None
+    listings: dict[Dimension, list[Mapping[str, Any]]] = field(default_factory=dict)
+    ui_resources: dict[str, UIResourceCapture] = field(default_factory=dict)
+    coverage: dict[Dimension, Coverage] = field(default_factory=coverage_of)
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
+
+
+def _describe(error: BaseException) -> str:
+    leaves = [leaf for leaf in _leaves(error) if not isinstance(leaf, anyio.get_cancelled_exc_class())] or [error]
+    leaf = leaves[0]
+    if isinstance(leaf, MCPError):
+        return f"error {leaf.code}: {leaf.error.message}"
+    if isinstance(leaf, ValidationError):
+        first = leaf.errors()[0]["msg"]
+        return f"the official client rejects the result: {leaf.error_count()} problem(s), first: {first}"
+    return f"{type(leaf).__name__}: {leaf}"
+
+
+def _unreachable(error: BaseException) -> bool:
+    return any(isinstance(leaf, OSError | httpx2.TransportError | httpx2.HTTPStatusError) for leaf in _leaves(error))
+
+
+def _record_failure(error: Exception, wire: Wire, capture: _Capture) -> None:
+    """Turn an error that ended the connection into the event that explains it."""
+    message = _describe(error)
+    if wire.http_error is not None and wire.step in ("connect", "initialize"):
+        status = wire.http_error
+        wire.event(
+            CONNECT_FAILED,
+            "error",
+            f"the server answered HTTP {status['status']} {status['reason']}".rstrip(),
+            {key: value for key, value in status.items() if value is not None},
+        )
+    elif wire.step == "connect" or (wire.step == "initialize" and _unreachable(error)):
+        wire.event(CONNECT_FAILED, "error", f"could not start or reach the server: {message}")
+    elif wire.step == "initialize":
+        if capture.initialize is None:
+            capture.initialize = wire.take_result("initialize") or wire.take_result("server/discover")
+        if not wire.closed:
+            wire.event(HANDSHAKE_FAILED, "error", f"the handshake failed: {message}")
+    elif _unreachable(error):
+        wire.transport_failure = message
+        if wire.closed_during in (None, "shutdown"):  # otherwise the exit finding names it
+            wire.event(CONNECTION_CLOSED, "error", f"the transport failed: {message}")
+    else:
+        wire.event(INTERNAL_ERROR, "error", f"the probe failed at {wire.step}: {message}")
+
+
+async def _handshake(client: Client, options: _Options, wire: Wire, capture: _Capture) -> bool:
+    session = client.session
+    if options.era == "modern":
+        with anyio.move_on_after(wire.limits.connect_timeout) as scope:
+            try:
+                raw = await session.send_discover(LATEST_MODERN_VERSION)
+                session.adopt(types.DiscoverResult.model_validate(raw))
+            except (MCPError, ValidationError, RuntimeError) as error:
+                capture.initialize = wire.take_result("server/discover")
+                if not wire.closed:
+                    wire.event(HANDSHAKE_FAILED, "error", f"server/discover failed: {_describe(error)}")
+                return False
+        if scope.cancelled_caught:
+            wire.event(timeout_code("initialize"), "error", "no answer to server/discover in time")
+            return False
+    version = session.protocol_version or ""
+    modern = version in MODERN_PROTOCOL_VERSIONS
+    method = "server/discover" if modern else "initialize"
+    capture.initialize = wire.take_result(method)
+    capture.connection = {"protocolVersion": version, "era": "modern" if modern else "handshake", "method": method}
+    return True
+
+
+async def _collect(client: Client, options: _Options, wire: Wire, capture: _Capture) -> None:
+    if not await _handshake(client, options, wire, capture):
+        return
+    capabilities = (capture.initialize or {}).get("capabilities")
+    declared = capabilities if isinstance(capabilities, Mapping) else {}
+    needs = {"tools": "tools", "resources": "resources", "resourceTemplates": "resources", "prompts": "prompts"}
+    wanted = [listing for listing in LISTINGS if needs[listing.dimension] in declared]
+    for listing in LISTINGS:
+        if listing not in wanted:
+            capture.coverage[listing.dimension] = "not-declared"
+    for listing in wanted:
+        gathered = Gathered()
+        capture.listings[listing.dimension] = gathered.items
+        capture.coverage[listing.dimension] = "truncated"  # until it completes: the total limit may cut it
+        await gather(client.session, listing, wire, gathered)
+        capture.coverage[listing.dimension] = gathered.coverage
+        if gathered.fatal:
+            return
+    refs, findings = ui_references(capture.listings.get("tools", ()), capture.listings.get("resources", ()))
+    for finding in findings:
+        wire.add(finding)
+    capture.coverage["uiResources"] = "truncated"
+    coverage, _fatal = await read_ui_resources(client.session, refs, wire, capture.ui_resources)
+    listed_unknown = any(capture.coverage[name] not in ("complete", "not-declared") for name in ("tools", "resources"))
+    capture.coverage["uiResources"] = "truncated" if coverage == "complete" and listed_unknown else coverage
+
+
+async def _probe(target: Target, options: _Options, wire: Wire, capture: _Capture) -> None:
+    extensions: list[ClientExtension] = [
+        advertise_extension(identifier, dict(settings)) for identifier, settings in options.extensions.items()
+    ]
+    client = Client(
+        tee(_transport(target, wire), wire),
+        mode=LATEST_MODERN_VERSION if options.era == "modern" else options.era,
+        extensions=extensions,
+        client_info=types.Implementation(name=options.client_info["name"], version=options.client_info["version"]),
+        cache=None,
+        read_timeout_seconds=None,  # the probe bounds every step itself
+    )
+    connect = anyio.CancelScope(deadline=anyio.current_time() + wire.limits.connect_timeout)
+    with connect:
+        async with client:
+            connect.deadline = math.inf
+            await _collect(client, options, wire, capture)
+            wire.step = "shutdown"
+    if connect.cancelled_caught:
+        limit = wire.limits.connect_timeout
+        wire.event(timeout_code(wire.step), "error", f"{wire.step} did not finish within {limit:g} s")
+
+
+def _exit_findings(target: Target, wire: Wire) -> None:
+    if wire.closed_during in (None, "shutdown"):
+        return
+    during = wire.closed_during
+    if isinstance(target, StdioTarget) and wire.process is not None:
+        process = wire.process
+        status = f"signal {process['signal']}" if process.get("signal") else f"code {process.get('exitCode')}"
+        tail = "\n".join(str(process.get("stderrTail", "")).splitlines()[-_STDERR_LINES:])
+        wire.event(
+            SERVER_EXITED,
+            "error",
+            f"the server exited ({status}) during {during}" + (f"; stderr ends with: {tail[-500:]}" if tail else ""),
+            {"exitCode": process.get("exitCode"), "signal": process.get("signal"), "stderrTail": tail},
+            step=during,
+        )
+    else:
+        why = f": {wire.transport_failure}" if wire.transport_failure else ""
+        message = f"the connection ended during {during}{why}"
+        wire.event(CONNECTION_CLOSED, "error", message, step=during)
+
+
+async def capture(
+    target: Target,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    advertise: Advertise = MCP_APPS,
+    era: Era = "auto",
+    client_info: Mapping[str, str] | None = None,
+) -> Snapshot:
+    """Probe one server and return what it said, within `limits`.
+
+    Args:
+        target: what to probe (`StdioTarget`, `HttpTarget`, `SseTarget`, or a `TransportTarget` seam).
+        limits: time and size limits; every one that cut something says so in the snapshot's events.
+        advertise: the client extensions to advertise (see `Advertise`), to see what the server does for each host.
+        era: the protocol era to speak (see `Era`).
+        client_info: the `clientInfo` to send (`name`, `version`); servers that detect hosts by name read it.
+
+    Raises:
+        InvalidInput: a bad argument (never anything the server does).
+    """
+    options = _options(advertise, era, client_info)
+    _check_target(target)
+    if not isinstance(limits, Limits):
+        raise InvalidInput("limits must be a Limits", value=limits)
+    wire = Wire(limits)
+    gathered = _Capture()
+    captured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    started = time.monotonic()
+    try:
+        with anyio.move_on_after(limits.total_timeout) as total:
+            await _probe(target, options, wire, gathered)
+        if total.cancelled_caught:
+            wire.event(TIMEOUT_TOTAL, "error", f"the probe ran out of its {limits.total_timeout:g} s")
+    except Exception as error:  # server misbehaviour never escapes; `_record_failure` names it
+        _record_failure(error, wire, gathered)
+    _exit_findings(target, wire)
+    return Snapshot(
+        target=describe_target(target),
+        captured_at=captured_at,
+        client=options.client_block(),
+        connection=gathered.connection,
+        initialize=gathered.initialize,
+        tools=tuple(gathered.listings.get("tools", ())),
+        resources=tuple(gathered.listings.get("resources", ())),
+        resource_templates=tuple(gathered.listings.get("resourceTemplates", ())),
+        prompts=tuple(gathered.listings.get("prompts", ())),
+        ui_resources=gathered.ui_resources,
+        limits=limits,
+        coverage=gathered.coverage,
+        events=tuple(wire.final_events()),
+        process=wire.process,
+        duration_seconds=round(time.monotonic() - started, 3),
+    )
+
+
+async def capture_many(
+    targets: Sequence[Target],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    advertise: Advertise = MCP_APPS,
+    era: Era = "auto",
+    client_info: Mapping[str, str] | None = None,
+    concurrency: int | None = None,
+) -> list[Snapshot]:
+    """Probe several servers at once (at most `concurrency` at a time, default all); snapshots in target order.
+
+    One server's failure never touches another's snapshot. Arguments are checked before any server starts.
+
+    Raises:
+        InvalidInput: a bad argument.
+    """
+    _options(advertise, era, client_info)
+    checked = [_check_target(target) for target in targets]
+    if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int)):
+        raise InvalidInput("concurrency must be a positive integer or None", value=concurrency)
+    if concurrency is not None and concurrency < 1:
+        raise InvalidInput("concurrency must be a positive integer or None", value=concurrency)
+    slots = anyio.Semaphore(concurrency or max(1, len(checked)))
+    results: list[Snapshot | None] = [None] * len(checked)
+
+    async def run(index: int, target: Target) -> None:
+        async with slots:
+            results[index] = await capture(target, limits=limits, advertise=advertise, era=era, client_info=client_info)
+
+    async with anyio.create_task_group() as group:
+        for index, target in enumerate(checked):
+            group.start_soon(run, index, target)
+    return [snapshot for snapshot in results if snapshot is not None]
+
+
+__all__ = ["capture", "capture_many"]

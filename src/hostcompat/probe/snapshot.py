@@ -1,0 +1,343 @@
+"""A versioned, JSON-serialisable record of what one MCP server said, so a check can run offline and later.
+
+Pure: no SDK import, no network. Listings and `ui://` contents are kept as the server sent them on the wire
+(unknown fields included), so a snapshot attached to a bug report replays the whole check. What the probe had to cut,
+and why, is in `coverage` and `events`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final
+
+from hostcompat.errors import InvalidInput, InvalidSnapshot
+from hostcompat.probe._json import (
+    copy_json,
+    copy_object,
+    expect_bool,
+    expect_choice,
+    expect_list,
+    expect_number,
+    expect_object,
+    expect_optional_int,
+    expect_str,
+)
+from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
+from hostcompat.probe.limits import Limits
+
+SCHEMA_VERSION: Final = "hostcompat.snapshot/1"
+"""The format written by this version; `read_snapshot` refuses any other."""
+
+MAX_SNAPSHOT_FILE_BYTES: Final = 512 * 1024 * 1024
+"""The largest snapshot file `read_snapshot` opens by default."""
+
+_SERVER_INFO_STAMP: Final = "io.modelcontextprotocol/serverInfo"
+"""Where a 2026-07-28 `server/discover` result names the server (in its `_meta`)."""
+
+Raw = Mapping[str, Any]
+_NO_META: Final[Raw] = MappingProxyType({})
+
+
+def _raw_items(items: object, what: str) -> tuple[Raw, ...]:
+    return tuple(copy_object(item, f"{what} item") for item in expect_list(items, what))
+
+
+def _optional_raw(value: object, what: str) -> Raw | None:
+    return None if value is None else copy_object(value, what)
+
+
+@dataclass(frozen=True)
+class UIResourceCapture:
+    """One `ui://` resource as read with `resources/read`: the raw `contents`, or the `error` that stopped it.
+
+    `bytes` is the size the server sent (UTF-8 bytes of `text`, decoded bytes of `blob`, summed over items), or
+    `None` when unknown (the message was dropped as too large). `truncated` says a text or blob was cut to the
+    per-resource limit (the size is still the full one). `referenced_by` names who pointed at it: `tool:<name>`
+    or `resources/list`.
+    """
+
+    uri: str
+    contents: tuple[Raw, ...] = ()
+    error: Raw | None = None
+    truncated: bool = False
+    bytes: int | None = None
+    referenced_by: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data, as written in a snapshot (without the URI, which is the key)."""
+        return {
+            "contents": [copy_json(item, "contents") for item in self.contents],
+            "error": None if self.error is None else copy_json(self.error, "error"),
+            "truncated": self.truncated,
+            "bytes": self.bytes,
+            "referencedBy": list(self.referenced_by),
+        }
+
+    @classmethod
+    def from_dict(cls, uri: str, data: object) -> UIResourceCapture:
+        """A capture from `to_dict` output.
+
+        Raises:
+            InvalidInput: a field of the wrong type.
+        """
+        obj = expect_object(data, f"uiResources[{uri!r}]")
+        return cls(
+            uri=uri,
+            contents=_raw_items(obj.get("contents", []), "uiResources contents"),
+            error=_optional_raw(obj.get("error"), "uiResources error"),
+            truncated=expect_bool(obj.get("truncated", False), "uiResources truncated"),
+            bytes=expect_optional_int(obj.get("bytes"), "uiResources bytes"),
+            referenced_by=tuple(
+                expect_str(ref, "uiResources referencedBy") for ref in expect_list(obj.get("referencedBy", []), "refs")
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a server said to one probe, and what the probe could not capture.
+
+    `initialize` is the raw result of `initialize` (handshake era) or `server/discover` (2026-07-28 era);
+    `connection` says which (`era`, `method`, `protocolVersion`). `tools`, `resources`, `resource_templates`
+    and `prompts` are the raw listing items in server order, every page concatenated. `coverage` says per dimension
+    whether that listing is `complete`; anything in `UNKNOWN_COVERAGES` must be treated as unknown by a check.
+    `target` and `client` describe who probed what (secrets redacted); `process` is the stdio child's fate.
+    The mappings are shared, not copied: treat a snapshot as read-only.
+    """
+
+    target: Raw
+    captured_at: str
+    client: Raw
+    connection: Raw | None
+    initialize: Raw | None
+    tools: tuple[Raw, ...]
+    resources: tuple[Raw, ...]
+    resource_templates: tuple[Raw, ...]
+    prompts: tuple[Raw, ...]
+    ui_resources: Mapping[str, UIResourceCapture]
+    limits: Limits
+    coverage: Mapping[Dimension, Coverage]
+    events: tuple[ProbeEvent, ...] = ()
+    process: Raw | None = None
+    duration_seconds: float = 0.0
+    schema_version: str = field(default=SCHEMA_VERSION)
+
+    def __post_init__(self) -> None:
+        if self.schema_version != SCHEMA_VERSION:
+            raise InvalidInput(f"unknown snapshot version {self.schema_version!r}", value=self.schema_version)
+        missing = [dimension for dimension in DIMENSIONS if dimension not in self.coverage]
+        unknown = sorted(set(self.coverage) - set(DIMENSIONS))
+        if missing or unknown:
+            problem = f"misses {missing}" if missing else f"has unknown dimensions {unknown}"
+            raise InvalidInput(f"snapshot coverage {problem}", value=dict(self.coverage))
+        for dimension in DIMENSIONS:
+            expect_choice(self.coverage[dimension], COVERAGES, f"coverage[{dimension!r}]")
+        for name in ("tools", "resources", "resource_templates", "prompts", "events"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        object.__setattr__(self, "coverage", MappingProxyType({key: self.coverage[key] for key in DIMENSIONS}))
+        object.__setattr__(self, "ui_resources", MappingProxyType(dict(self.ui_resources)))
+
+    # --- reading ---------------------------------------------------------------------------------------------------
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The negotiated protocol version, or `None` when the probe never connected."""
+        version = (self.connection or {}).get("protocolVersion")
+        return version if isinstance(version, str) else None
+
+    @property
+    def server_info(self) -> Raw | None:
+        """`serverInfo` from `initialize`, or the `server/discover` `_meta` stamp; `None` when absent or malformed."""
+        init = self.initialize or _NO_META
+        info = init.get("serverInfo")
+        if info is None:
+            meta = init.get("_meta")
+            info = meta.get(_SERVER_INFO_STAMP) if isinstance(meta, Mapping) else None
+        return info if isinstance(info, Mapping) else None
+
+    @property
+    def capabilities(self) -> Raw:
+        """The server's capabilities as sent (`{}` when absent or malformed)."""
+        caps = (self.initialize or _NO_META).get("capabilities")
+        return caps if isinstance(caps, Mapping) else _NO_META
+
+    @property
+    def instructions(self) -> str | None:
+        """The server's instructions, when it sent a string."""
+        text = (self.initialize or _NO_META).get("instructions")
+        return text if isinstance(text, str) else None
+
+    @property
+    def truncated(self) -> Mapping[Dimension, bool]:
+        """Per dimension: true when the snapshot does not hold all of it (cut, failed or never tried)."""
+        return MappingProxyType({key: self.is_unknown(key) for key in DIMENSIONS})
+
+    def is_unknown(self, dimension: Dimension) -> bool:
+        """True when a check must treat `dimension` as unknown rather than as what the snapshot lists."""
+        return self.coverage[dimension] in UNKNOWN_COVERAGES
+
+    def events_with(self, code: str) -> tuple[ProbeEvent, ...]:
+        """The events with this code, in order."""
+        return tuple(event for event in self.events if event.code == code)
+
+    def resource_listing(self, uri: str) -> Raw | None:
+        """The `resources/list` entry for `uri` (its `_meta.ui` is the listing-level one), or `None`."""
+        return next((item for item in self.resources if item.get("uri") == uri), None)
+
+    # --- plain data ----------------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The snapshot as plain JSON data (fresh copies), in the file layout."""
+        return {
+            "schemaVersion": self.schema_version,
+            "capturedAt": self.captured_at,
+            "durationSeconds": self.duration_seconds,
+            "target": copy_json(self.target, "target"),
+            "client": copy_json(self.client, "client"),
+            "connection": copy_json(self.connection, "connection"),
+            "initialize": copy_json(self.initialize, "initialize"),
+            "process": copy_json(self.process, "process"),
+            "limits": self.limits.to_dict(),
+            "coverage": dict(self.coverage),
+            "truncated": dict(self.truncated),
+            "events": [event.to_dict() for event in self.events],
+            "tools": [copy_json(item, "tools") for item in self.tools],
+            "resources": [copy_json(item, "resources") for item in self.resources],
+            "resourceTemplates": [copy_json(item, "resourceTemplates") for item in self.resource_templates],
+            "prompts": [copy_json(item, "prompts") for item in self.prompts],
+            "uiResources": {uri: capture.to_dict() for uri, capture in self.ui_resources.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Snapshot:
+        """A snapshot from `to_dict` output (or a parsed snapshot file). Unknown top-level keys are ignored.
+
+        Raises:
+            InvalidInput: an unknown `schemaVersion`, a missing field, or a field of the wrong shape.
+        """
+        obj = expect_object(data, "snapshot")
+        version = obj.get("schemaVersion")
+        if version != SCHEMA_VERSION:
+            raise InvalidSnapshot(f"not a {SCHEMA_VERSION} snapshot (schemaVersion is {version!r})", value=version)
+        for key in ("target", "capturedAt", "client", "limits", "coverage"):
+            if key not in obj:
+                raise InvalidInput(f"snapshot has no {key!r}", value=sorted(obj))
+        coverage_obj = expect_object(obj["coverage"], "coverage")
+        coverage = {
+            dimension: expect_choice(coverage_obj.get(dimension), COVERAGES, f"coverage[{dimension!r}]")
+            for dimension in DIMENSIONS
+        }
+        if "truncated" in obj:
+            for flag in expect_object(obj["truncated"], "truncated").values():
+                expect_bool(flag, "truncated flag")
+        ui_obj = expect_object(obj.get("uiResources", {}), "uiResources")
+        return cls(
+            target=copy_object(obj["target"], "target"),
+            captured_at=expect_str(obj["capturedAt"], "capturedAt"),
+            client=copy_object(obj["client"], "client"),
+            connection=_optional_raw(obj.get("connection"), "connection"),
+            initialize=_optional_raw(obj.get("initialize"), "initialize"),
+            tools=_raw_items(obj.get("tools", []), "tools"),
+            resources=_raw_items(obj.get("resources", []), "resources"),
+            resource_templates=_raw_items(obj.get("resourceTemplates", []), "resourceTemplates"),
+            prompts=_raw_items(obj.get("prompts", []), "prompts"),
+            ui_resources={uri: UIResourceCapture.from_dict(uri, entry) for uri, entry in ui_obj.items()},
+            limits=Limits.from_dict(obj["limits"]),
+            coverage=coverage,
+            events=tuple(ProbeEvent.from_dict(event) for event in expect_list(obj.get("events", []), "events")),
+            process=_optional_raw(obj.get("process"), "process"),
+            duration_seconds=expect_number(obj.get("durationSeconds", 0.0), "durationSeconds", positive=False),
+        )
+
+
+def snapshot_to_json(snapshot: Snapshot) -> str:
+    """The snapshot as JSON text (UTF-8 safe, two-space indent, newline-terminated)."""
+    return json.dumps(snapshot.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def snapshot_from_json(text: str | bytes) -> Snapshot:
+    """A snapshot from JSON text.
+
+    Raises:
+        InvalidSnapshot: not UTF-8, not JSON, nested too deeply, or not a snapshot of this version.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise InvalidSnapshot(f"not a JSON snapshot: {error}", value=text[:200]) from error
+    try:
+        return Snapshot.from_dict(data)
+    except InvalidSnapshot:
+        raise
+    except InvalidInput as error:
+        raise InvalidSnapshot(f"not a valid snapshot: {error.message}", value=error.value) from error
+
+
+def write_snapshot(snapshot: Snapshot, path: str | os.PathLike[str]) -> Path:
+    """Write the snapshot to `path` atomically (a temporary file in the same folder, then a rename)."""
+    target = Path(path)
+    text = snapshot_to_json(snapshot)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path())
+    try:
+        # A lone surrogate (possible in data read back from JSON) is written as its JSON escape.
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT_FILE_BYTES) -> Snapshot:
+    """Read a snapshot file written by `write_snapshot` (or attached to a bug report).
+
+    Raises:
+        InvalidSnapshot: the file is missing, larger than `max_bytes`, not JSON, or not a snapshot of this version.
+    """
+    source = Path(path)
+    try:
+        with source.open("rb") as stream:
+            data = stream.read(max_bytes + 1)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InvalidSnapshot(f"cannot read snapshot {str(source)!r}: {reason}", value=str(source)) from error
+    if len(data) > max_bytes:
+        raise InvalidSnapshot(f"snapshot {str(source)!r} is larger than {max_bytes} bytes", value=str(source))
+    try:
+        return snapshot_from_json(data)
+    except InvalidSnapshot as error:
+        raise InvalidSnapshot(f"{source}: {error.message}", value=error.value) from error
+
+
+def coverage_of(**dimensions: Coverage) -> dict[Dimension, Coverage]:
+    """A full coverage map: every dimension `not-attempted` unless given (keyword names are the dimensions)."""
+    unknown = sorted(set(dimensions) - set(DIMENSIONS))
+    if unknown:
+        raise InvalidInput(f"unknown coverage dimensions {unknown}", value=unknown)
+    coverage: dict[Dimension, Coverage] = dict.fromkeys(DIMENSIONS, "not-attempted")
+    for dimension in DIMENSIONS:
+        if dimension in dimensions:
+            coverage[dimension] = dimensions[dimension]
+    return coverage
+
+
+__all__ = [
+    "MAX_SNAPSHOT_FILE_BYTES",
+    "SCHEMA_VERSION",
+    "Snapshot",
+    "UIResourceCapture",
+    "coverage_of",
+    "read_snapshot",
+    "snapshot_from_json",
+    "snapshot_to_json",
+    "write_snapshot",
+]
