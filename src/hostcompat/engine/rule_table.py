@@ -16,6 +16,7 @@ _MIGRATION: Final = "ext-apps docs/migrate_from_openai_apps.md"
 _MCPJAM: Final = "MCPJam host-compat engine (MCPJam/inspector sdk/src/host-compat)"
 _VIANT: Final = "viant/mcp-ui resource and meta packages"
 _MCP: Final = "MCP specification, tools/list"
+_CATALOG: Final = "hostcompat host catalog (hostcompat/data/hosts.json)"
 
 RuleRow = tuple[str, str, str, str, str, str]
 """(rule id, title, default severity, lane, description, source)."""
@@ -25,10 +26,11 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
     (
         "APPS-RENDER-001",
         "App-only widget tool cannot render on this host",
-        "blocker",
+        "degraded",
         "apps",
-        "A widget tool whose visibility is exactly ['app'] uses a bridge the host does not render: nobody can use it "
-        "there (MCPJam code app_only_unrenderable).",
+        "A widget tool whose visibility is exactly ['app'] uses a bridge the host does not render: only its widget "
+        "would call it, and there is no widget there (MCPJam code app_only_unrenderable, which MCPJam makes a "
+        "blocker; the server's model-facing tools still work, so hostcompat says degraded).",
         _MCPJAM,
     ),
     (
@@ -57,6 +59,109 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "The protocol version negotiated at initialize is not one the host is known to support "
         "(MCPJam code protocol_version_mismatch).",
         _MCPJAM,
+    ),
+    # --- per-host verdict rules beyond MCPJam (hostcompat.engine.evaluate) ------------------------------------------
+    (
+        "APPS-RENDER-003",
+        "Unknown whether this host renders the widget",
+        "info",
+        "apps",
+        "The catalog does not say whether the host renders the widget's format, so its apps verdict is unknown "
+        "(MCPJam reads a missing fact as 'does not render').",
+        _CATALOG,
+    ),
+    (
+        "APPS-RENDER-004",
+        "Host renders this widget format only partly",
+        "degraded",
+        "apps",
+        "The catalog rates the host's support for the widget's format as partial; the fact's note says what is "
+        "missing.",
+        _CATALOG,
+    ),
+    (
+        "APPS-CAP-002",
+        "Unknown whether this host supports a capability the widget uses",
+        "info",
+        "apps",
+        "The catalog has no (or an 'unknown') fact for a host capability the widget uses, so the apps verdict is "
+        "unknown (MCPJam reads a missing capability as unsupported: degraded).",
+        _CATALOG,
+    ),
+    (
+        "APPS-CAP-003",
+        "Widget checks for a capability this host lacks before using it",
+        "info",
+        "apps",
+        "Every use of the capability sits behind a host-capability check (getHostCapabilities()), so the widget "
+        "degrades on its own; MCPJam cannot see guards and reports these as degraded.",
+        f"{_SPEC} (hostCapabilities in ui/initialize)",
+    ),
+    (
+        "SERVER-LIMIT-001",
+        "More tools than this host accepts",
+        "degraded",
+        "server",
+        "The server lists more tools than the host's documented cap; the host drops the excess or refuses the "
+        "request. The user's other servers count toward the same cap.",
+        "bun913/mcp-testrail #6, Snowflake-Labs/mcp #77, DaxianLee/cocos-mcp-server #11 (Cursor); "
+        "microsoft/vscode-copilot-release #11653 (Copilot); Zhwt/go-mcp-mysql #3 (Windsurf); "
+        "akbxr/gitlab-mcp-zed #8 (Zed)",
+    ),
+    (
+        "SERVER-NAME-001",
+        "Tool name too long for this host",
+        "degraded",
+        "server",
+        "The tool name, with the server-name prefix where the host counts it, is longer than the host's limit; the "
+        "host filters the tool or the model API refuses the request.",
+        "awslabs/mcp #1283 (Cursor 60); sparfenyuk/mcp-proxy #45, microsoft/wassette #56 (Claude 64); "
+        "openai/codex PR #1371 (Codex 64); danny-avila/LibreChat #7435 (LibreChat 64)",
+    ),
+    (
+        "SERVER-NAME-002",
+        "Tool name has characters this host rejects",
+        "degraded",
+        "server",
+        "The tool name has a character outside the host's allowed set (e.g. [A-Za-z0-9_] for Cursor).",
+        "webstudio-is/webstudio #5960 (Cursor); microsoft/wassette #56 (Claude Code); openai/codex PR #8694 (Codex)",
+    ),
+    (
+        "SERVER-SCHEMA-001",
+        "Input schema uses a construct this host rejects",
+        "degraded",
+        "server",
+        "The tool's inputSchema uses a JSON Schema construct ($ref, $defs, type beside anyOf, type arrays, a "
+        "2020-12 $schema, ...) the host or its model API refuses; the tool is dropped or its calls fail.",
+        "google-gemini/gemini-cli #13326, #4121, #14970; openai/codex #2058; google/adk-python #5940; "
+        "fastmcp 4.1.6 dereference middleware (VS Code)",
+    ),
+    (
+        "SERVER-OUTPUT-001",
+        "Host mishandles outputSchema",
+        "degraded",
+        "server",
+        "The tool declares an outputSchema and the host validates results against it strictly or ignores it.",
+        "google-gemini/gemini-cli #21053; nerding-io/n8n-nodes-mcp #255; langchain-mcp-adapters #308",
+    ),
+    (
+        "SERVER-OUTPUT-002",
+        "Host mishandles structuredContent",
+        "degraded",
+        "server",
+        "The tool returns structuredContent (it declares an outputSchema, or a captured result has it) and the "
+        "host shows it instead of content, drops it, or fails on it.",
+        "anthropics/claude-code #9962, #54737; github/copilot-cli #3258; openai/codex #29002; "
+        "langchain-ai/langchain-mcp-adapters #283",
+    ),
+    (
+        "SERVER-CONTENT-001",
+        "Host mishandles a content type the tool returns",
+        "degraded",
+        "server",
+        "A captured result carries a content block (resource_link, embedded resource, image, audio) the host "
+        "ignores, shows as a placeholder, or fails the whole call on.",
+        "openai/codex #41280; anthropics/claude-code #53453; aaif-goose/goose #3346",
     ),
     # --- the tool list --------------------------------------------------------------------------------------------
     (

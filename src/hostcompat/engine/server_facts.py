@@ -7,7 +7,7 @@ Both are passed through requirement derivation to the verdicts. They read and wr
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -29,6 +29,8 @@ WIDGET_NEEDS: Final = (
 
 SANDBOX_PERMISSION_NAMES_KEY: Final = "sandboxPermissionNames"
 SANDBOX_PERMISSION_TOOLS_KEY: Final = "sandboxPermissionTools"
+GUARDED_CALLS_KEY: Final = "guardedCalls"
+"""hostcompat's addition to MCPJam's JSON shape: need → the tools whose every use of it is a guarded call."""
 
 MAX_USAGE_NAMES: Final = 10_000
 """The most tool (or permission) names one need or permission may list."""
@@ -51,13 +53,16 @@ class WidgetUsage:
 
     `needs` maps a need (see `WIDGET_NEEDS`) to tool names; `sandbox_permission_names` lists the exact
     permissions requested (None = not known) and `sandbox_permission_tools` maps each to the tools asking for it.
-    A usage with no needs means "scanned and clean"; the absence of a usage (None) means "not scanned".
-    Lists become tuples and mappings become read-only copies.
+    `guarded` (hostcompat's addition) maps a need to those of its tools whose widget only ever uses it behind a
+    host-capability check (`getHostCapabilities()?.downloadFile && app.downloadFile(...)`); each must also be
+    listed under `needs`. A usage with no needs means "scanned and clean"; the absence of a usage (None) means
+    "not scanned". Lists become tuples and mappings become read-only copies.
     """
 
     needs: Mapping[str, tuple[str, ...]] = field(default_factory=_empty, hash=False)
     sandbox_permission_names: tuple[str, ...] | None = None
     sandbox_permission_tools: Mapping[str, tuple[str, ...]] = field(default_factory=_empty, hash=False)
+    guarded: Mapping[str, tuple[str, ...]] = field(default_factory=_empty, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "needs", _name_map(self.needs, "WidgetUsage.needs", need_keys=True))
@@ -66,10 +71,22 @@ class WidgetUsage:
             object.__setattr__(self, "sandbox_permission_names", names)
         tools = _name_map(self.sandbox_permission_tools, "WidgetUsage.sandbox_permission_tools", need_keys=False)
         object.__setattr__(self, "sandbox_permission_tools", tools)
+        guarded = _name_map(self.guarded, "WidgetUsage.guarded", need_keys=True)
+        for need, guarded_tools in guarded.items():
+            stray = set(guarded_tools).difference(self.needs.get(need, ()))
+            if stray:
+                raise InvalidInput(
+                    f"WidgetUsage.guarded[{need!r}] names tools that do not use {need!r}", value=sorted(stray)
+                )
+        object.__setattr__(self, "guarded", guarded)
 
     def tools_for(self, need: str) -> tuple[str, ...]:
         """The tools whose widgets use `need` (empty when none does)."""
         return self.needs.get(need, ())
+
+    def guarded_tools_for(self, need: str) -> tuple[str, ...]:
+        """The tools whose widgets use `need` only behind a host-capability check (empty when none)."""
+        return self.guarded.get(need, ())
 
     @classmethod
     def from_dict(cls, raw: object) -> WidgetUsage:
@@ -80,12 +97,14 @@ class WidgetUsage:
         """
         if not isinstance(raw, Mapping):
             raise InvalidInput(f"widget usage must be an object, got {type(raw).__name__}", value=raw)
-        special = (SANDBOX_PERMISSION_NAMES_KEY, SANDBOX_PERMISSION_TOOLS_KEY)
+        special = (SANDBOX_PERMISSION_NAMES_KEY, SANDBOX_PERMISSION_TOOLS_KEY, GUARDED_CALLS_KEY)
         permission_tools = raw.get(SANDBOX_PERMISSION_TOOLS_KEY)
+        guarded = raw.get(GUARDED_CALLS_KEY)
         return cls(
             needs={key: value for key, value in raw.items() if key not in special},
             sandbox_permission_names=raw.get(SANDBOX_PERMISSION_NAMES_KEY),
             sandbox_permission_tools={} if permission_tools is None else permission_tools,
+            guarded={} if guarded is None else guarded,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,7 +116,61 @@ class WidgetUsage:
             out[SANDBOX_PERMISSION_TOOLS_KEY] = {
                 name: list(tools) for name, tools in self.sandbox_permission_tools.items()
             }
+        if self.guarded:
+            out[GUARDED_CALLS_KEY] = {need: list(tools) for need, tools in self.guarded.items()}
         return out
+
+    @classmethod
+    def from_tool_uses(
+        cls,
+        uses: Iterable[tuple[str, str, bool]],
+        *,
+        sandbox_permissions: Mapping[str, Iterable[str]] | None = None,
+    ) -> WidgetUsage:
+        """Build a usage from (tool, need, guarded) uses, e.g. one per counting finding of a widget scan.
+
+        A tool's use of a need is guarded only when every one of its uses of that need is. Tools keep their
+        first-seen order. `sandbox_permissions` maps a tool to the permission names its widget requests; without
+        it the permission names stay unknown (None).
+
+        Raises:
+            InvalidInput: a use that is not a (tool, need, bool) triple, or names of the wrong type.
+        """
+        needs: dict[str, dict[str, bool]] = {}
+        for use in uses:
+            if (
+                not isinstance(use, tuple)
+                or len(use) != 3
+                or not isinstance(use[0], str)
+                or not isinstance(use[1], str)
+                or not isinstance(use[2], bool)
+            ):
+                raise InvalidInput("a widget use must be a (tool name, need, guarded flag) triple", value=use)
+            tool, need, guarded = use
+            tools = needs.setdefault(need, {})
+            tools[tool] = tools.get(tool, True) and guarded
+        if sandbox_permissions is not None and not isinstance(sandbox_permissions, Mapping):
+            raise InvalidInput("sandbox_permissions must map tool names to permission names", value=sandbox_permissions)
+        permission_tools: dict[str, list[str]] = {}
+        for tool, names in (sandbox_permissions or {}).items():
+            if isinstance(names, str) or not isinstance(names, Iterable):
+                raise InvalidInput(f"the permission names of tool {tool!r} must be a list", value=names)
+            for name in names:
+                if not isinstance(name, str):
+                    raise InvalidInput("a permission name must be a string", value=name)
+                holders = permission_tools.setdefault(name, [])
+                if tool not in holders:
+                    holders.append(tool)
+        return cls(
+            needs={need: tuple(tools) for need, tools in needs.items()},
+            sandbox_permission_names=None if sandbox_permissions is None else tuple(permission_tools),
+            sandbox_permission_tools={name: tuple(tools) for name, tools in permission_tools.items()},
+            guarded={
+                need: only_guarded
+                for need, tools in needs.items()
+                if (only_guarded := tuple(tool for tool, guarded in tools.items() if guarded))
+            },
+        )
 
 
 @dataclass(frozen=True)
@@ -198,6 +271,7 @@ def _fact_text(value: object, where: str) -> None:
 
 
 __all__ = [
+    "GUARDED_CALLS_KEY",
     "MAX_FACT_CHARS",
     "MAX_NEEDS",
     "MAX_USAGE_NAMES",

@@ -1,0 +1,167 @@
+"""Per-host verdicts: how a server fares on each MCP host, lane by lane, with the findings and sources behind them.
+
+`evaluate_host_compat(requirements, profile)` and `evaluate_all_hosts(tools, catalog)` are pure functions over
+plain data that follow MCPJam's host-compat engine (its decision table, its four finding codes as the rule ids
+APPS-RENDER-001/002, APPS-CAP-001 and SERVER-PROTO-001, its verdict ranks) over hostcompat's sourced catalog.
+
+Where hostcompat deliberately differs from MCPJam, and why:
+
+1. An unknown host fact gives `unknown`, not `degraded`. MCPJam reads a missing capability as unsupported and a
+   missing render flag as "does not render"; the catalog marks what nobody has checked as unknown, and a verdict
+   must not claim more than its sources (APPS-RENDER-003, APPS-CAP-002 say which fact is missing).
+2. A guarded call (the widget checks `getHostCapabilities()` first) is `info` (APPS-CAP-003), not degraded: the
+   widget degrades on its own. MCPJam's regex scan cannot see guards.
+3. `logging` stays `info` as in MCPJam: a lost log line changes nothing for the user.
+4. A tool the host cannot render (or may not render) gets no capability findings on that host: its render
+   finding already says what happens, and MCPJam's duplicates inflate the list.
+5. `partial` support (a level MCPJam does not have) is `degraded`, and the finding carries the fact's note.
+6. Needs beyond MCPJam's nine (display mode, size changes, app tools, sampling, the OpenAI runtime, declared
+   domains, ...) are checked only where the catalog has a fact for them, and hosts that render no widgets get no
+   capability checks at all: a missing fact there says nothing about the server.
+7. Malformed `_meta` (and unusable tool entries) are findings on those tools, reported in every host's server
+   lane, instead of an exception that aborts the whole evaluation as in MCPJam.
+8. The server lane goes beyond the protocol version: tool-count caps, tool-name length (with the server-name
+   prefix where the host counts it) and charset, input-schema constructs a host rejects, and output schemas,
+   structured content and result content types a host mishandles, each only where the catalog has the fact.
+9. A lane's provenance is the weakest provenance of the host facts it consulted (MCPJam uses one provenance per
+   host), so each verdict is exactly as trustworthy as its least reliable source.
+10. An app-only widget tool on a host that renders none of its formats (APPS-RENDER-001) is `degraded`, not a
+    blocker: only its widget would ever call it, the widget is not there, and the server's model-facing tools still
+    answer in text. (A host without MCP Apps does not read `visibility` either, so the model can still call it.)
+11. A malformed tool `_meta` breaks that one tool's widget, so on a host that renders widgets it is at most
+    `degraded`, and on a host that renders none it is `info`: such a host never reads `_meta.ui`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
+
+from hostcompat.engine.catalog_model import Catalog, CatalogHeader, HostProfile
+from hostcompat.engine.catalog_schema import SCHEMA_VERSION
+from hostcompat.engine.evaluate_apps import evaluate_apps_lane
+from hostcompat.engine.evaluate_model import (
+    Evaluation,
+    HostReport,
+    LaneBuilder,
+    LaneVerdict,
+    PreparedServer,
+    weakest_lane,
+)
+from hostcompat.engine.evaluate_server import evaluate_server_lane
+from hostcompat.engine.evaluate_surface import ServerSurface, describe_server_surface
+from hostcompat.engine.findings import Lane, Verdict
+from hostcompat.engine.requirements import ServerRequirements, derive_server_requirements
+from hostcompat.engine.server_facts import ConnectionFacts, WidgetUsage
+from hostcompat.errors import InvalidInput
+
+
+def evaluate_host_compat(
+    requirements: ServerRequirements, profile: HostProfile, *, surface: ServerSurface | None = None
+) -> HostReport:
+    """One host's verdict for a server: its apps and server lanes, their findings, and the roll-up.
+
+    `surface` (from `describe_server_surface`) lets the server lane check input schemas, output schemas and
+    captured results; without it only the tool names and count are checked.
+
+    Raises:
+        InvalidInput: `requirements` is not `ServerRequirements`, `profile` not a `HostProfile`, or `surface`
+            not a `ServerSurface`.
+    """
+    return _evaluate(PreparedServer.of(requirements, surface), _profile(profile))
+
+
+def evaluate_all_hosts(
+    tools: Sequence[Any] | None,
+    catalog_or_profiles: Catalog | Iterable[HostProfile],
+    *,
+    widget_usage: WidgetUsage | Mapping[str, Any] | None = None,
+    connection_facts: ConnectionFacts | Mapping[str, Any] | None = None,
+    tools_truncated: bool = False,
+    host_ids: Iterable[str] | str | None = None,
+    call_results: Mapping[str, Any] | None = None,
+    tools_metadata: Mapping[str, Any] | None = None,
+) -> Evaluation:
+    """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
+
+    `tools` is the tools list of tools/list (None = not loaded); `widget_usage`, `connection_facts`,
+    `tools_truncated` and `tools_metadata` are as in `derive_server_requirements`; `call_results` maps a tool name
+    to a captured tools/call result for the result checks. Reports come in catalog order, or in the order of
+    `host_ids` when given (each host once). Inputs are never changed; the same inputs give the same evaluation.
+
+    Raises:
+        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
+            entry of `catalog_or_profiles` that is not a `HostProfile`.
+        CatalogError: a name in `host_ids` that names no host (or several).
+    """
+    requirements = derive_server_requirements(
+        tools,
+        widget_usage,
+        connection_facts,
+        tools_metadata=tools_metadata,
+        tools_truncated=tools_truncated,
+    )
+    surface = describe_server_surface(tools, call_results=call_results)
+    server = PreparedServer.of(requirements, surface)
+    profiles = _select(_profiles(catalog_or_profiles), host_ids)
+    return Evaluation(requirements, tuple(_evaluate(server, profile) for profile in profiles), surface)
+
+
+def _evaluate(server: PreparedServer, profile: HostProfile) -> HostReport:
+    apps, server_lane = LaneBuilder(profile), LaneBuilder(profile)
+    evaluate_apps_lane(server, apps)
+    evaluate_server_lane(server, server_lane)
+    lanes = {Lane.APPS.value: apps.verdict(), Lane.SERVER.value: server_lane.verdict()}
+    return HostReport(
+        host_id=profile.id,
+        host_label=profile.display_name,
+        verdict=max((lane.verdict for lane in lanes.values()), key=_VERDICT_RANK.__getitem__),
+        lanes=MappingProxyType(lanes),
+        findings=(*apps.findings, *server_lane.findings),
+        provenance=weakest_lane(lanes.values()),
+    )
+
+
+_VERDICT_RANK: Final = {verdict: verdict.rank for verdict in Verdict}
+
+
+def _profile(profile: object) -> HostProfile:
+    if not isinstance(profile, HostProfile):
+        raise InvalidInput(f"a host profile must be a HostProfile, got {type(profile).__name__}", value=profile)
+    return profile
+
+
+def _profiles(catalog_or_profiles: object) -> tuple[HostProfile, ...]:
+    if isinstance(catalog_or_profiles, Catalog):
+        return catalog_or_profiles.hosts
+    if isinstance(catalog_or_profiles, (str, bytes, Mapping)) or not isinstance(catalog_or_profiles, Iterable):
+        raise InvalidInput(
+            f"expected a Catalog or host profiles, got {type(catalog_or_profiles).__name__}", value=catalog_or_profiles
+        )
+    return tuple(_profile(profile) for profile in catalog_or_profiles)
+
+
+def _select(profiles: tuple[HostProfile, ...], host_ids: Iterable[str] | str | None) -> tuple[HostProfile, ...]:
+    if host_ids is None:
+        return profiles
+    names = (host_ids,) if isinstance(host_ids, str) else tuple(host_ids)
+    catalog = Catalog(header=_SELECTION_HEADER, hosts=profiles)
+    chosen: dict[str, HostProfile] = {}
+    for name in names:
+        host = catalog.get(name)  # CatalogError for an unknown (with close names) or ambiguous name
+        chosen.setdefault(host.id, host)
+    return tuple(chosen.values())
+
+
+_SELECTION_HEADER: Final = CatalogHeader(SCHEMA_VERSION, "1970-01-01", "host profiles given to evaluate_all_hosts")
+
+__all__ = [
+    "Evaluation",
+    "HostReport",
+    "LaneVerdict",
+    "ServerSurface",
+    "describe_server_surface",
+    "evaluate_all_hosts",
+    "evaluate_host_compat",
+]

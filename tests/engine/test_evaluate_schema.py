@@ -1,0 +1,142 @@
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hostcompat.engine.catalog_schema import SCHEMA_FEATURES
+from hostcompat.engine.evaluate_schema import MAX_SCHEMA_DEPTH, schema_constructs
+from hostcompat.engine.evaluate_surface import describe_server_surface
+from hostcompat.errors import InvalidInput
+
+CLEAN = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "title": "Name"}, "tags": {"type": "array", "items": {"type": "string"}}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+CASES = [
+    ("$ref", {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}, "inputSchema.properties.a"),
+    ("$defs", {"type": "object", "properties": {}, "$defs": {}}, "inputSchema"),
+    ("definitions", {"type": "object", "properties": {}, "definitions": {}}, "inputSchema"),
+    ("$schema", {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}, "inputSchema"),
+    ("$schema-2020-12", {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}, "inputSchema"),
+    (
+        "type-with-anyOf",
+        {"type": "object", "properties": {"a": {"type": "string", "anyOf": [{}]}}},
+        "inputSchema.properties.a",
+    ),
+    ("type-array", {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}, "inputSchema.properties.a"),
+    (
+        "anyOf-in-items",
+        {"type": "object", "properties": {"a": {"type": "array", "items": {"anyOf": []}}}},
+        "inputSchema.properties.a.items",
+    ),
+    (
+        "ref-with-siblings",
+        {"type": "object", "properties": {"a": {"$ref": "#/x", "title": "A"}}},
+        "inputSchema.properties.a",
+    ),
+    ("bare-title", {"type": "object", "properties": {"a": {"title": "A"}}}, "inputSchema.properties.a"),
+    ("oneOf", {"type": "object", "properties": {"a": {"oneOf": []}}}, "inputSchema.properties.a"),
+    ("object-without-properties", {"type": "object"}, "inputSchema"),
+    ("missing-type", {"type": "object", "properties": {"a": {"description": "no type"}}}, "inputSchema.properties.a"),
+    ("additionalProperties-not-false", {"type": "object", "properties": {}}, "inputSchema"),
+]
+
+
+@pytest.mark.parametrize(("feature", "schema", "path"), CASES, ids=[case[0] for case in CASES])
+def test_each_construct_is_found_with_the_path_of_its_first_use(feature: str, schema: Any, path: str) -> None:
+    assert schema_constructs(schema)[feature] == path
+
+
+def test_every_catalog_schema_feature_has_a_case() -> None:
+    assert {case[0] for case in CASES} == set(SCHEMA_FEATURES)
+
+
+def test_a_strict_plain_schema_uses_nothing() -> None:
+    assert schema_constructs(CLEAN) == {}
+
+
+@pytest.mark.parametrize("schema", [None, True, [], "object", 3])
+def test_a_schema_that_is_not_an_object_uses_nothing(schema: Any) -> None:
+    assert schema_constructs(schema) == {}
+
+
+def test_constructs_come_in_catalog_order_and_the_first_use_wins() -> None:
+    schema = {"type": "object", "properties": {"a": {"oneOf": []}, "b": {"$ref": "#/x"}, "c": {"oneOf": []}}}
+    found = schema_constructs(schema)
+    assert list(found) == [feature for feature in SCHEMA_FEATURES if feature in found]
+    assert found["oneOf"] == "inputSchema.properties.a"
+
+
+def test_definitions_and_combinators_are_walked_too() -> None:
+    schema = {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+        "$defs": {"A": {"anyOf": [{"type": "object"}]}},
+    }
+    assert schema_constructs(schema)["object-without-properties"] == "inputSchema.$defs.A.anyOf[0]"
+
+
+def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:
+    schema = leaf
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"x": schema}, "additionalProperties": False}
+    return schema
+
+
+def test_constructs_within_the_depth_bound_are_found_and_deeper_ones_cut_without_recursion_errors() -> None:
+    assert "oneOf" in schema_constructs(nested(MAX_SCHEMA_DEPTH - 1, {"type": "string", "oneOf": []}))
+    assert schema_constructs(nested(MAX_SCHEMA_DEPTH * 50, {"type": "string", "oneOf": []})) == {}
+
+
+def test_the_surface_reads_schemas_output_schemas_and_results_once_per_tool() -> None:
+    tools = [
+        {"name": "a", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}},
+        {"name": "a", "inputSchema": {"oneOf": []}},
+        "junk",
+        {"name": "b"},
+    ]
+    results = {"b": {"content": [{"type": "image"}, {"type": ["weird"]}, 3], "structuredContent": {}}, "zzz": {}}
+    surface = describe_server_surface(tools, call_results=results)
+    assert surface.tool_names == ("a", "b")
+    assert "oneOf" not in surface.schema_uses
+    assert surface.schema_uses["object-without-properties"] == (("a", "inputSchema"),)
+    assert surface.output_schema_tools == ("a",)
+    assert surface.structured_result_tools == ("b",)
+    assert dict(surface.result_content) == {"image": ("b",)}
+    assert surface.to_dict()["resultsCaptured"] is True
+
+
+@pytest.mark.parametrize(("tools", "results"), [({"tools": []}, None), ([], ["a"])])
+def test_surface_containers_of_the_wrong_type_are_invalid_input(tools: Any, results: Any) -> None:
+    with pytest.raises(InvalidInput):
+        describe_server_surface(tools, call_results=results)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["type", "properties", "items", "anyOf", "$ref", "title", "$defs", "oneOf", "x"]),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@given(json_values)
+def test_any_json_schema_gives_known_constructs_and_is_not_changed(schema: Any) -> None:
+    before = copy.deepcopy(schema)
+    found = schema_constructs(schema)
+    assert set(found) <= set(SCHEMA_FEATURES)
+    assert all(path.startswith("inputSchema") for path in found.values())
+    assert schema == before
+    assert schema_constructs(schema) == found

@@ -1,0 +1,221 @@
+from typing import Any
+
+import pytest
+
+from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog_model import HostProfile
+from hostcompat.engine.evaluate import evaluate_all_hosts, evaluate_host_compat
+from hostcompat.engine.evaluate_model import HostReport
+from hostcompat.engine.findings import Finding, Lane, Provenance, Severity, Verdict
+from hostcompat.engine.requirements import derive_server_requirements
+from tests.engine.evaluate_support import fact, host, plain_tool
+
+LINK = {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}
+
+
+def server(tools: list[Any], profile: HostProfile, **options: Any) -> HostReport:
+    return evaluate_all_hosts(tools, [profile], **options).reports[0]
+
+
+def found(report: HostReport, rule_id: str) -> list[Finding]:
+    return [finding for finding in report.findings if finding.rule_id == rule_id]
+
+
+def named(*names: str, **extra: Any) -> list[dict[str, Any]]:
+    return [plain_tool(name, **extra) for name in names]
+
+
+# --- tool count ---------------------------------------------------------------------------------------------------
+
+
+def test_more_tools_than_the_hosts_cap_is_degraded_naming_the_tools_left_out() -> None:
+    profile = host("cap", {"server.limits.maxTools": 3}, quirk_rules=("cap.cap-tool-count", "cap.other-rewrite"))
+    report = server(named("a", "b", "c", "d"), profile)
+    (finding,) = found(report, "SERVER-LIMIT-001")
+    assert finding.tools == ("d",)
+    assert finding.lane is Lane.SERVER
+    assert report.server.verdict is Verdict.DEGRADED
+    assert "cap.cap-tool-count rewrites this" in str(finding.remediation)
+    assert "cap.other-rewrite" not in str(finding.remediation)
+
+
+def test_a_tool_count_at_the_cap_or_without_a_cap_fact_is_fine() -> None:
+    assert server(named("a", "b", "c"), host("cap", {"server.limits.maxTools": 3})).findings == ()
+    assert server(named(*"abcdefgh"), host("nocap")).findings == ()
+
+
+# --- tool names ---------------------------------------------------------------------------------------------------
+
+CLAUDE_CODE_LIKE = {
+    "server.limits.toolNameMaxLength": 20,
+    "server.limits.toolNamePrefixCounts": True,
+    "server.limits.toolNameFormat": "mcp__{server}__{tool}",
+}
+
+
+def test_a_name_over_the_limit_counting_the_hosts_prefix_is_degraded() -> None:
+    profile = host("cc", CLAUDE_CODE_LIKE, quirk_rules=("cc.truncate-tool-names",))
+    facts = {"serverInfo": {"name": "srv"}}
+    report = server(named("ten_chars_", "eleven_char"), profile, connection_facts=facts)
+    (finding,) = found(report, "SERVER-NAME-001")
+    assert finding.tools == ("eleven_char",)
+    assert finding.evidence[0].snippet == "mcp__srv__eleven_char"
+    assert finding.evidence[0].detail == "21 characters as counted"
+    assert "cc.truncate-tool-names" in str(finding.remediation)
+    assert "at most 10 characters" in str(finding.remediation)
+
+
+def test_without_a_format_the_server_name_counts_without_separators() -> None:
+    profile = host("cursor", {"server.limits.toolNameMaxLength": 10, "server.limits.toolNamePrefixCounts": True})
+    report = server(named("abcdefgh", "abcdefg"), profile, connection_facts={"serverInfo": {"name": "srv"}})
+    assert found(report, "SERVER-NAME-001")[0].tools == ("abcdefgh",)
+
+
+def test_an_unknown_server_name_is_not_counted_so_only_definite_violations_are_reported() -> None:
+    report = server(named("x" * 13, "x" * 14), host("cc", CLAUDE_CODE_LIKE))  # "mcp____" + name, at most 20
+    (finding,) = found(report, "SERVER-NAME-001")
+    assert finding.tools == ("x" * 14,)
+    assert "server name was not known" in finding.detail
+
+
+@pytest.mark.parametrize("prefix", [None, False])
+def test_without_the_prefix_fact_only_the_bare_name_counts(prefix: bool | None) -> None:
+    facts: dict[str, Any] = {"server.limits.toolNameMaxLength": 5}
+    if prefix is not None:
+        facts["server.limits.toolNamePrefixCounts"] = prefix
+    report = server(named("abcde", "abcdef"), host("h", facts), connection_facts={"serverInfo": {"name": "long"}})
+    assert found(report, "SERVER-NAME-001")[0].tools == ("abcdef",)
+
+
+def test_names_within_the_limit_or_without_a_limit_fact_are_fine() -> None:
+    facts = {"serverInfo": {"name": "srv"}}
+    assert server(named("short"), host("cc", CLAUDE_CODE_LIKE), connection_facts=facts).findings == ()
+    assert server(named("x" * 300), host("free"), connection_facts=facts).findings == ()
+
+
+def test_a_name_outside_the_hosts_charset_is_degraded_showing_the_characters() -> None:
+    profile = host(
+        "cursor", {"server.limits.toolNameCharset": "[A-Za-z0-9_]"}, quirk_rules=("cursor.sanitize-tool-names",)
+    )
+    report = server(named("move.card", "move_card", "a-b"), profile)
+    (finding,) = found(report, "SERVER-NAME-002")
+    assert finding.tools == ("move.card", "a-b")
+    assert finding.evidence[0].snippet == "offending: '.'"
+    assert "cursor.sanitize-tool-names" in str(finding.remediation)
+
+
+def test_names_inside_the_charset_or_without_a_charset_fact_are_fine() -> None:
+    assert server(named("a-b", "c_d"), host("codex", {"server.limits.toolNameCharset": "[a-zA-Z0-9_-]"})).findings == ()
+    assert server(named("a.b"), host("free")).findings == ()
+
+
+# --- input schemas ------------------------------------------------------------------------------------------------
+
+REF_SCHEMA = {"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "string"}}}
+
+
+def test_each_rejected_schema_construct_in_use_is_one_finding_with_its_path() -> None:
+    profile = host(
+        "vscode", {"server.limits.schemaFeaturesRejected": ["$ref", "$defs"]}, quirk_rules=("v.inline-schema-refs",)
+    )
+    report = server([plain_tool("a", inputSchema=REF_SCHEMA), plain_tool("b")], profile)
+    findings = found(report, "SERVER-SCHEMA-001")
+    assert [(f.title, f.tools) for f in findings] == [
+        ("Input schema uses $ref, which this host rejects", ("a",)),
+        ("Input schema uses $defs, which this host rejects", ("a",)),
+    ]
+    assert findings[0].evidence[0].detail == "inputSchema.properties.x"
+    assert "v.inline-schema-refs" in str(findings[0].remediation)
+
+
+def test_schema_constructs_the_host_accepts_are_fine() -> None:
+    profile = host("h", {"server.limits.schemaFeaturesRejected": ["oneOf"]})
+    assert server([plain_tool("a", inputSchema=REF_SCHEMA)], profile).findings == ()
+    assert server([plain_tool("a", inputSchema=REF_SCHEMA)], host("free")).findings == ()
+
+
+def test_without_a_surface_evaluate_host_compat_checks_names_but_not_schemas() -> None:
+    profile = host("h", {"server.limits.schemaFeaturesRejected": ["$ref"], "server.limits.toolNameMaxLength": 3})
+    requirements = derive_server_requirements([plain_tool("abcd", inputSchema=REF_SCHEMA)])
+    assert [f.rule_id for f in evaluate_host_compat(requirements, profile).findings] == ["SERVER-NAME-001"]
+
+
+# --- output schemas, structured content, content types --------------------------------------------------------
+
+WITH_OUTPUT = plain_tool("typed", outputSchema={"type": "object"})
+
+
+def test_an_output_schema_on_a_host_that_validates_strictly_is_degraded_with_the_note() -> None:
+    profile = host(
+        "n8n",
+        {"server.features.outputSchema": fact("partial", note="strict TS SDK validation")},
+        quirk_rules=("n8n.drop-output-schema",),
+    )
+    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile), "SERVER-OUTPUT-001")
+    assert (finding.severity, finding.tools) == (Severity.DEGRADED, ("typed",))
+    assert "strict TS SDK validation" in finding.detail
+    assert "n8n.drop-output-schema" in str(finding.remediation)
+
+
+def test_an_output_schema_a_host_ignores_is_info() -> None:
+    (finding,) = found(
+        server([WITH_OUTPUT], host("lc", {"server.features.outputSchema": "unsupported"})), "SERVER-OUTPUT-001"
+    )
+    assert finding.severity is Severity.INFO
+
+
+def test_an_output_schema_on_a_host_that_supports_it_is_fine() -> None:
+    assert server([WITH_OUTPUT], host("h", {"server.features.outputSchema": "supported"})).findings == ()
+
+
+def test_structured_content_from_a_schema_or_a_captured_result_is_degraded_where_mishandled() -> None:
+    profile = host("cc", {"server.features.structuredContent": "partial"})
+    results = {"p": {"content": [], "structuredContent": {"a": 1}}}
+    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile, call_results=results), "SERVER-OUTPUT-002")
+    assert finding.tools == ("typed", "p")
+    assert [item.source for item in finding.evidence[:2]] == ["tools/list:typed", "call:p"]
+    assert server([WITH_OUTPUT], host("h", {"server.features.structuredContent": "supported"})).findings == ()
+
+
+def test_a_resource_link_in_a_captured_result_is_degraded_where_the_host_mishandles_it() -> None:
+    profile = host(
+        "codex", {"server.features.resourceLink": "unsupported"}, quirk_rules=("codex.resource-link-to-text",)
+    )
+    report = server([plain_tool()], profile, call_results={"p": LINK})
+    (finding,) = found(report, "SERVER-CONTENT-001")
+    assert finding.title == "Host mishandles resource_link content"
+    assert "codex.resource-link-to-text" in str(finding.remediation)
+
+
+def test_result_checks_need_a_captured_result_and_a_mishandling_fact() -> None:
+    assert server([plain_tool()], host("codex", {"server.features.resourceLink": "unsupported"})).findings == ()
+    assert (
+        server(
+            [plain_tool()], host("h", {"server.features.resourceLink": "supported"}), call_results={"p": LINK}
+        ).findings
+        == ()
+    )
+
+
+# --- lane roll-up -----------------------------------------------------------------------------------------------
+
+
+def test_an_incomplete_tool_list_leaves_the_server_lane_unknown_on_hosts_with_tool_limits() -> None:
+    limited = server(named("a"), host("cap", {"server.limits.maxTools": 3}), tools_truncated=True)
+    assert limited.server.verdict is Verdict.UNKNOWN
+    unlimited = server(named("a"), host("free"), tools_truncated=True)
+    assert unlimited.server.verdict is Verdict.WORKS
+
+
+def test_the_server_lane_provenance_is_its_weakest_consulted_fact() -> None:
+    profile = host("h", {"server.limits.maxTools": fact(5, provenance="assumed")})
+    assert server(named("a"), profile).server.provenance is Provenance.ASSUMED
+
+
+def test_the_bundled_catalog_flags_cursor_names_and_the_vscode_tool_cap() -> None:
+    catalog = load_catalog()
+    tools = [plain_tool(f"tool.{index}") for index in range(130)]
+    evaluation = evaluate_all_hosts(tools, catalog, host_ids=["cursor", "vscode", "mcpjam"])
+    assert {f.rule_id for f in evaluation.report("cursor").findings} == {"SERVER-LIMIT-001", "SERVER-NAME-002"}
+    assert [f.rule_id for f in evaluation.report("vscode").findings] == ["SERVER-LIMIT-001"]
+    assert evaluation.report("mcpjam").findings == ()
