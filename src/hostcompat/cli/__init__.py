@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from hostcompat._version import __version__
 from hostcompat.cli._command import Command
+from hostcompat.errors import HostCompatError
 
-COMMAND_MODULES: tuple[str, ...] = ("demo", "clients", "rewrite")
+EXIT_USAGE = 2
+"""Bad arguments or an unusable input (argparse uses 2 as well)."""
+
+COMMAND_MODULES: tuple[str, ...] = ("check", "snapshot", "hosts", "scan", "clients", "rewrite", "demo")
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 
 
@@ -46,8 +51,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stdout)
         return 0
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except HostCompatError as error:
+        sys.stderr.write(f"hostcompat {args.command}: error: {error}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # the reader (`| head`) went away: stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("hostcompat: interrupted\n")
+        return 130
     return code
 
 
-__all__ = ["COMMAND_MODULES", "build_parser", "commands", "main"]
+__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "build_parser", "commands", "main"]

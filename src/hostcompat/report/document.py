@@ -72,7 +72,8 @@ def verdict_rank(verdict: str) -> int:
 
 
 def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
-    """`EXIT_FAILED` when any host verdict is at or past `fail_on`, or a server produced no host verdicts."""
+    """`EXIT_FAILED` when any host verdict is at or past `fail_on`, or a server could not be reached (no `server`
+    info, no host verdicts); `EXIT_OK` otherwise, and always with `fail_on="never"`."""
     if fail_on not in ("blocked", "degraded", "unknown", "never"):
         raise InvalidInput(f"--fail-on must be blocked, degraded, unknown or never, got {fail_on!r}", value=fail_on)
     if fail_on == "never":
@@ -80,7 +81,7 @@ def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
     threshold = verdict_rank(fail_on)
     for server in document.get("servers", ()):
         hosts = server.get("hosts") or ()
-        if not hosts:
+        if not hosts or server.get("server") is None:
             return EXIT_FAILED
         if any(verdict_rank(str(host.get("verdict"))) >= threshold for host in hosts):
             return EXIT_FAILED

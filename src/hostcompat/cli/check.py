@@ -1,0 +1,149 @@
+"""`hostcompat check`: does this server work on Claude, ChatGPT, VS Code, Cursor, Codex, Goose …, and if not, why and
+what to change. Probes live servers (or reads snapshots), evaluates every host in the catalog, prints a report.
+
+Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be reached;
+2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hostcompat.cli._command import Command
+from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
+from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, probe_options
+from hostcompat.errors import InvalidInput
+from hostcompat.probe.snapshot import Snapshot
+
+FORMATS = ("text", "json", "markdown", "sarif")
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser, allow_snapshot=True)
+    add_probe_arguments(parser)
+    parser.add_argument("--host", action="append", default=[], metavar="ID", help="only these hosts (id or alias)")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument(
+        "--fail-on",
+        choices=("blocked", "degraded", "unknown", "never"),
+        default="blocked",
+        help="exit 1 when any host's verdict is this bad or worse (default: blocked)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report here instead of standard output")
+    parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
+    parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hostcompat.checking import check_snapshot
+    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.probe.snapshot import read_snapshot
+    from hostcompat.report import exit_code, report_document
+
+    planned = plan_targets(args)
+    catalog = load_catalog(overrides=args.catalog)
+    host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
+    live = [item for item in planned if item.target is not None]
+    snapshots = dict(zip((id(item) for item in live), _probe(live, probe_options(args), args.concurrency), strict=True))
+    entries = []
+    for item in planned:
+        snapshot = read_snapshot(item.snapshot) if item.snapshot is not None else snapshots[id(item)]
+        entries.append(check_snapshot(snapshot, catalog, host_ids=host_ids or None, target=_target_info(item)))
+    document = report_document(entries)
+    _write(document, args)
+    return exit_code(document, args.fail_on)
+
+
+def _target_info(item: Planned) -> dict[str, Any]:
+    info: dict[str, Any] = {"display": item.label}
+    if item.config is not None:
+        info["config"] = item.config
+    if item.snapshot is not None:
+        info["snapshot"] = str(item.snapshot)
+    return info
+
+
+def _probe(live: list[Planned], options: ProbeOptions, concurrency: int | None) -> list[Snapshot]:
+    """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display."""
+    if not live:
+        return []
+    import anyio
+
+    from hostcompat.probe import capture_many
+
+    targets = [item.target for item in live if item.target is not None]
+
+    async def run() -> list[Snapshot]:
+        return await capture_many(
+            targets,
+            limits=options.limits,
+            advertise=options.advertise,
+            era=options.era,
+            client_info=options.client_info,
+            concurrency=concurrency,
+        )
+
+    names = ", ".join(item.label for item in live[:3]) + (", …" if len(live) > 3 else "")
+    status = _status(f"probing {len(targets)} server{'s' if len(targets) != 1 else ''}: {names}")
+    try:
+        return anyio.run(run)
+    finally:
+        if status is not None:
+            status.stop()
+
+
+def _status(message: str) -> Any:
+    """A spinner on standard error when it is a terminal and `rich` is installed; None otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from rich.console import Console
+    except ImportError:
+        sys.stderr.write(message + "\n")
+        return None
+    status = Console(stderr=True).status(message)
+    status.start()
+    return status
+
+
+def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
+    from hostcompat.report import render_rich
+
+    if args.output is None and args.format == "text" and sys.stdout.isatty() and render_rich(document, sys.stdout):
+        return
+    text = render(document, args.format)
+    if args.output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {args.output!r}: {exc.strerror or exc}", value=args.output) from exc
+
+
+def render(document: dict[str, Any], fmt: str) -> str:
+    """The report document in one of `FORMATS`, as text."""
+    from hostcompat.report import render_markdown, render_sarif, render_text
+
+    if fmt == "json":
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "sarif":
+        return json.dumps(render_sarif(document), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return render_markdown(document)
+    return render_text(document)
+
+
+COMMAND = Command(
+    name="check",
+    help="check a server (live, from a snapshot, or every server in a host config) against every MCP host",
+    description=__doc__,
+    add_arguments=_add_arguments,
+    run=_run,
+)
+
+__all__ = ["COMMAND", "FORMATS", "render"]

@@ -1,0 +1,88 @@
+"""`hostcompat snapshot TARGET -o FILE`: probe one live server and save what it said, for an offline check later."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hostcompat.cli._command import Command
+from hostcompat.cli._targets import add_target_arguments, limits_from, plan_targets
+from hostcompat.errors import InvalidInput
+from hostcompat.probe.limits import Limits
+from hostcompat.probe.options import MCP_APPS, Advertise, Era
+from hostcompat.probe.snapshot import Snapshot
+
+
+def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the probe presents itself (shared with `check`)."""
+    parser.add_argument(
+        "--advertise",
+        choices=("mcp-apps", "none"),
+        default="mcp-apps",
+        help="the client capability to advertise: the MCP Apps extension (default) or none, to see what the server "
+        "does for a client without it",
+    )
+    parser.add_argument("--era", choices=("auto", "legacy", "modern"), default="auto", help="protocol era to speak")
+    parser.add_argument("--client-name", help="the clientInfo name to send (servers that detect hosts read it)")
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """How to probe, as the options ask: the arguments of `hostcompat.probe.capture` besides the target."""
+
+    limits: Limits
+    advertise: Advertise
+    era: Era
+    client_info: Mapping[str, str] | None
+
+
+def probe_options(args: argparse.Namespace) -> ProbeOptions:
+    """The probe options the arguments ask for."""
+    return ProbeOptions(
+        limits=limits_from(args),
+        advertise=None if args.advertise == "none" else MCP_APPS,
+        era=args.era,
+        client_info={"name": args.client_name, "version": "0"} if args.client_name else None,
+    )
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser, allow_snapshot=False)
+    add_probe_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the snapshot (JSON)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import anyio
+
+    from hostcompat.probe import capture, write_snapshot  # capture loads the SDK
+
+    planned = plan_targets(args)
+    if len(planned) != 1 or planned[0].target is None:
+        raise InvalidInput("snapshot takes exactly one live server (a URL, `-- COMMAND …` or --demo)")
+    target = planned[0].target
+    options = probe_options(args)
+
+    async def run() -> Snapshot:
+        return await capture(
+            target, limits=options.limits, advertise=options.advertise, era=options.era, client_info=options.client_info
+        )
+
+    snapshot = anyio.run(run)
+    path = write_snapshot(snapshot, args.output)
+    sys.stderr.write(f"wrote {path} ({len(snapshot.tools)} tools, {len(snapshot.events)} events)\n")
+    for event in snapshot.events:
+        sys.stderr.write(f"  [{event.code}] {event.message}\n")
+    return 0
+
+
+COMMAND = Command(
+    name="snapshot",
+    help="probe a live server and save what it said to a JSON snapshot (for `check` offline, in CI or a bug report)",
+    add_arguments=_add_arguments,
+    run=_run,
+)
+
+__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "probe_options"]

@@ -1,0 +1,80 @@
+"""`hostcompat.checking`: from a snapshot to one server's part of the report (offline, pure)."""
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from hostcompat.checking import analyse_widgets, check_snapshot, connection_facts
+from hostcompat.cli._targets import DEMO_COMMAND
+from hostcompat.engine.catalog import load_catalog
+from hostcompat.probe.snapshot import Snapshot
+from hostcompat.probe.target import StdioTarget
+
+
+@pytest.fixture(scope="module")
+def board() -> dict[str, Any]:
+    from hostcompat.probe import capture
+
+    async def run() -> Snapshot:
+        return await capture(StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
+
+    snapshot: Snapshot = anyio.run(run)
+    return snapshot.to_dict()
+
+
+def snap(data: dict[str, Any]) -> Snapshot:
+    return Snapshot.from_dict(json.loads(json.dumps(data)))
+
+
+def test_the_board_widget_needs_server_tools_and_open_links_for_every_tool_naming_it(board: dict[str, Any]) -> None:
+    analysis = analyse_widgets(snap(board))
+    assert analysis.usage is not None and analysis.notes == ()
+    assert set(analysis.usage.needs) == {"serverTools", "openLinks"}
+    assert set(analysis.usage.tools_for("serverTools")) == {"show_board", "refresh_board", "board_summary"}
+
+
+def test_a_widget_the_probe_could_not_read_makes_usage_unknown(board: dict[str, Any]) -> None:
+    broken = copy.deepcopy(board)
+    for capture in broken["uiResources"].values():
+        capture["contents"] = []
+        capture["error"] = {"message": "boom"}
+    analysis = analyse_widgets(snap(broken))
+    assert analysis.usage is None
+    assert analysis.notes and "boom" in analysis.notes[0]["message"]
+    entry = check_snapshot(snap(broken), load_catalog(), host_ids=["claude"])
+    assert entry["hosts"][0]["verdict"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("era", "version", "passed_on"),
+    [
+        ("modern", "2026-07-28", None),  # the probe asked for it and the server agreed: says nothing
+        ("handshake", "2025-11-25", None),  # ditto in the handshake era
+        ("handshake", "2024-11-05", "2024-11-05"),  # the server could not speak newer: worth comparing
+    ],
+)
+def test_only_a_version_the_server_chose_is_passed_to_the_engine(
+    board: dict[str, Any], era: str, version: str, passed_on: str | None
+) -> None:
+    data = copy.deepcopy(board)
+    data["connection"] = {**data["connection"], "era": era, "protocolVersion": version}
+    assert connection_facts(snap(data)).protocol_version == passed_on
+
+
+def test_a_server_info_a_hostile_server_sent_never_breaks_the_check(board: dict[str, Any]) -> None:
+    data = copy.deepcopy(board)
+    data["initialize"]["serverInfo"] = {"name": "", "version": "x" * 5000}
+    facts = connection_facts(snap(data))
+    assert facts.server_name is None and facts.server_version is None
+    assert check_snapshot(snap(data), load_catalog())["hosts"]
+
+
+def test_the_entry_is_plain_json(board: dict[str, Any], tmp_path: Path) -> None:
+    entry = check_snapshot(snap(board), load_catalog(), target={"display": "board"})
+    (tmp_path / "entry.json").write_text(json.dumps(entry), "utf-8")
+    assert entry["target"]["display"] == "board"
+    assert entry["summary"]["works"] >= 1
