@@ -28,12 +28,20 @@ def commands() -> list[Command]:
     return [importlib.import_module(f"hostcompat.cli.{name}").COMMAND for name in COMMAND_MODULES]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the `hostcompat` command."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the `hostcompat` command.
+
+    With `only`, just that command's module is imported (the others get empty stubs), so running one command
+    does not pay for importing every other one.
+    """
     parser = argparse.ArgumentParser(prog="hostcompat", description="Make MCP servers work on every MCP host.")
     parser.add_argument("--version", action="version", version=f"hostcompat {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in commands():
+    for name in COMMAND_MODULES:
+        if only is not None and name != only:
+            subparsers.add_parser(name)
+            continue
+        command: Command = importlib.import_module(f"hostcompat.cli.{name}").COMMAND
         sub = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
@@ -46,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments == ["--version"]:  # the fast path: no command module is imported
         sys.stdout.write(f"hostcompat {__version__}\n")
         return 0
-    parser = build_parser()
+    first = next((argument for argument in arguments if not argument.startswith("-")), None)
+    parser = build_parser(first if first in COMMAND_MODULES else None)
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stdout)

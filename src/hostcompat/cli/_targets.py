@@ -10,9 +10,12 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hostcompat.errors import InvalidInput
-from hostcompat.host_configs import ServerConfig, read_host_config
+
+if TYPE_CHECKING:
+    from hostcompat.host_configs import ServerConfig
 from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
 from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget, Target, describe_target, parse_target
 
@@ -67,7 +70,10 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
         planned.append(
             Planned("demo: python -m hostcompat.examples.board", StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
         )
-    for config in getattr(args, "config", []):
+    configs = getattr(args, "config", [])
+    if configs:
+        from hostcompat.host_configs import read_host_config
+    for config in configs:
         planned += [_from_config(server) for server in read_host_config(config) if not server.disabled]
     spec: list[str] = list(args.target)
     if spec:

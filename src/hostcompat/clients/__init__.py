@@ -6,163 +6,19 @@ SDK; the middleware and the proxy adapt it to the SDK at the edge.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from hostcompat.clients.detect import (
-    CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_META_KEY,
-)
-from hostcompat.clients.detect import (
-    CLIENT_INFO_META_KEY as CLIENT_INFO_META_KEY,
-)
-from hostcompat.clients.detect import (
-    MAX_CLIENT_VERSION_LENGTH as MAX_CLIENT_VERSION_LENGTH,
-)
-from hostcompat.clients.detect import (
-    MAX_NAME_LENGTH as MAX_NAME_LENGTH,
-)
-from hostcompat.clients.detect import (
-    PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_META_KEY,
-)
-from hostcompat.clients.detect import (
-    ClientIdentity as ClientIdentity,
-)
-from hostcompat.clients.detect import (
-    IdentitySource as IdentitySource,
-)
-from hostcompat.clients.detect import (
-    detect_client as detect_client,
-)
-from hostcompat.clients.detect import (
-    parse_client_spec as parse_client_spec,
-)
-from hostcompat.clients.rewrite import (
-    EMPTY_SESSION as EMPTY_SESSION,
-)
-from hostcompat.clients.rewrite import (
-    MAX_REMEMBERED_RENAMES as MAX_REMEMBERED_RENAMES,
-)
-from hostcompat.clients.rewrite import (
-    RequestRewrite as RequestRewrite,
-)
-from hostcompat.clients.rewrite import (
-    Rewrite as Rewrite,
-)
-from hostcompat.clients.rewrite import (
-    SessionProfile as SessionProfile,
-)
-from hostcompat.clients.rewrite import (
-    SessionState as SessionState,
-)
-from hostcompat.clients.rewrite import (
-    infer_method as infer_method,
-)
-from hostcompat.clients.rewrite import (
-    plan_rewrites as plan_rewrites,
-)
-from hostcompat.clients.rewrite import (
-    resolve_tool_name as resolve_tool_name,
-)
-from hostcompat.clients.rewrite import (
-    rewrite_request as rewrite_request,
-)
-from hostcompat.clients.rewrite import (
-    rewrite_result as rewrite_result,
-)
-from hostcompat.clients.rules import (
-    BUNDLED_RULES_FILE as BUNDLED_RULES_FILE,
-)
-from hostcompat.clients.rules import (
-    MAX_RULE_FILE_BYTES as MAX_RULE_FILE_BYTES,
-)
-from hostcompat.clients.rules import (
-    MAX_RULES as MAX_RULES,
-)
-from hostcompat.clients.rules import (
-    RULES_FORMAT as RULES_FORMAT,
-)
-from hostcompat.clients.rules import (
-    SOURCE_KINDS as SOURCE_KINDS,
-)
-from hostcompat.clients.rules import (
-    ClientMatch as ClientMatch,
-)
-from hostcompat.clients.rules import (
-    RewriteSpec as RewriteSpec,
-)
-from hostcompat.clients.rules import (
-    Rule as Rule,
-)
-from hostcompat.clients.rules import (
-    RuleFile as RuleFile,
-)
-from hostcompat.clients.rules import (
-    Source as Source,
-)
-from hostcompat.clients.rules import (
-    SourceKind as SourceKind,
-)
-from hostcompat.clients.rules import (
-    Trigger as Trigger,
-)
-from hostcompat.clients.rules import (
-    find_rule as find_rule,
-)
-from hostcompat.clients.rules import (
-    load_bundled_rules as load_bundled_rules,
-)
-from hostcompat.clients.rules import (
-    load_rule_file as load_rule_file,
-)
-from hostcompat.clients.rules import (
-    load_rules as load_rules,
-)
-from hostcompat.clients.rules import (
-    merge_rules as merge_rules,
-)
-from hostcompat.clients.rules import (
-    parse_rule as parse_rule,
-)
-from hostcompat.clients.rules import (
-    parse_rule_document as parse_rule_document,
-)
-from hostcompat.clients.rules import (
-    parse_rule_text as parse_rule_text,
-)
-from hostcompat.clients.versions import (
-    ANY_VERSION as ANY_VERSION,
-)
-from hostcompat.clients.versions import (
-    MAX_RANGE_LENGTH as MAX_RANGE_LENGTH,
-)
-from hostcompat.clients.versions import (
-    MAX_VERSION_LENGTH as MAX_VERSION_LENGTH,
-)
-from hostcompat.clients.versions import (
-    Comparator as Comparator,
-)
-from hostcompat.clients.versions import (
-    Operator as Operator,
-)
-from hostcompat.clients.versions import (
-    PreReleasePart as PreReleasePart,
-)
-from hostcompat.clients.versions import (
-    Version as Version,
-)
-from hostcompat.clients.versions import (
-    VersionRange as VersionRange,
-)
-from hostcompat.clients.versions import (
-    parse_version as parse_version,
-)
-from hostcompat.clients.versions import (
-    parse_version_range as parse_version_range,
-)
-from hostcompat.clients.versions import (
-    try_parse_version as try_parse_version,
-)
-
 if TYPE_CHECKING:
+    from hostcompat.clients.detect import CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_META_KEY
+    from hostcompat.clients.detect import CLIENT_INFO_META_KEY as CLIENT_INFO_META_KEY
+    from hostcompat.clients.detect import MAX_CLIENT_VERSION_LENGTH as MAX_CLIENT_VERSION_LENGTH
+    from hostcompat.clients.detect import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+    from hostcompat.clients.detect import PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_META_KEY
+    from hostcompat.clients.detect import ClientIdentity as ClientIdentity
+    from hostcompat.clients.detect import IdentitySource as IdentitySource
+    from hostcompat.clients.detect import detect_client as detect_client
+    from hostcompat.clients.detect import parse_client_spec as parse_client_spec
     from hostcompat.clients.fastmcp import fastmcp_sdk_server as fastmcp_sdk_server
     from hostcompat.clients.fastmcp import install_fastmcp as install_fastmcp
     from hostcompat.clients.middleware import DISABLED_VALUE as DISABLED_VALUE
@@ -174,30 +30,130 @@ if TYPE_CHECKING:
     from hostcompat.clients.middleware import RewriteSession as RewriteSession
     from hostcompat.clients.middleware import enabled as enabled
     from hostcompat.clients.middleware import install as install
+    from hostcompat.clients.rewrite import EMPTY_SESSION as EMPTY_SESSION
+    from hostcompat.clients.rewrite import MAX_REMEMBERED_RENAMES as MAX_REMEMBERED_RENAMES
+    from hostcompat.clients.rewrite import RequestRewrite as RequestRewrite
+    from hostcompat.clients.rewrite import Rewrite as Rewrite
+    from hostcompat.clients.rewrite import SessionProfile as SessionProfile
+    from hostcompat.clients.rewrite import SessionState as SessionState
+    from hostcompat.clients.rewrite import infer_method as infer_method
+    from hostcompat.clients.rewrite import plan_rewrites as plan_rewrites
+    from hostcompat.clients.rewrite import resolve_tool_name as resolve_tool_name
+    from hostcompat.clients.rewrite import rewrite_request as rewrite_request
+    from hostcompat.clients.rewrite import rewrite_result as rewrite_result
+    from hostcompat.clients.rules import BUNDLED_RULES_FILE as BUNDLED_RULES_FILE
+    from hostcompat.clients.rules import MAX_RULE_FILE_BYTES as MAX_RULE_FILE_BYTES
+    from hostcompat.clients.rules import MAX_RULES as MAX_RULES
+    from hostcompat.clients.rules import RULES_FORMAT as RULES_FORMAT
+    from hostcompat.clients.rules import SOURCE_KINDS as SOURCE_KINDS
+    from hostcompat.clients.rules import ClientMatch as ClientMatch
+    from hostcompat.clients.rules import RewriteSpec as RewriteSpec
+    from hostcompat.clients.rules import Rule as Rule
+    from hostcompat.clients.rules import RuleFile as RuleFile
+    from hostcompat.clients.rules import Source as Source
+    from hostcompat.clients.rules import SourceKind as SourceKind
+    from hostcompat.clients.rules import Trigger as Trigger
+    from hostcompat.clients.rules import find_rule as find_rule
+    from hostcompat.clients.rules import load_bundled_rules as load_bundled_rules
+    from hostcompat.clients.rules import load_rule_file as load_rule_file
+    from hostcompat.clients.rules import load_rules as load_rules
+    from hostcompat.clients.rules import merge_rules as merge_rules
+    from hostcompat.clients.rules import parse_rule as parse_rule
+    from hostcompat.clients.rules import parse_rule_document as parse_rule_document
+    from hostcompat.clients.rules import parse_rule_text as parse_rule_text
+    from hostcompat.clients.versions import ANY_VERSION as ANY_VERSION
+    from hostcompat.clients.versions import MAX_RANGE_LENGTH as MAX_RANGE_LENGTH
+    from hostcompat.clients.versions import MAX_VERSION_LENGTH as MAX_VERSION_LENGTH
+    from hostcompat.clients.versions import Comparator as Comparator
+    from hostcompat.clients.versions import Operator as Operator
+    from hostcompat.clients.versions import PreReleasePart as PreReleasePart
+    from hostcompat.clients.versions import Version as Version
+    from hostcompat.clients.versions import VersionRange as VersionRange
+    from hostcompat.clients.versions import parse_version as parse_version
+    from hostcompat.clients.versions import parse_version_range as parse_version_range
+    from hostcompat.clients.versions import try_parse_version as try_parse_version
 
-_LAZY = {
-    "ClientCompatMiddleware": "hostcompat.clients.middleware",
-    "ClientSessions": "hostcompat.clients.middleware",
-    "RewriteSession": "hostcompat.clients.middleware",
-    "install": "hostcompat.clients.middleware",
-    "enabled": "hostcompat.clients.middleware",
-    "ENVIRONMENT_VARIABLE": "hostcompat.clients.middleware",
-    "DISABLED_VALUE": "hostcompat.clients.middleware",
-    "MAX_STATELESS_CLIENTS": "hostcompat.clients.middleware",
-    "REWRITTEN_METHODS": "hostcompat.clients.middleware",
-    "install_fastmcp": "hostcompat.clients.fastmcp",
-    "fastmcp_sdk_server": "hostcompat.clients.fastmcp",
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "ANY_VERSION": ("hostcompat.clients.versions", "ANY_VERSION"),
+    "BUNDLED_RULES_FILE": ("hostcompat.clients.rules", "BUNDLED_RULES_FILE"),
+    "CLIENT_CAPABILITIES_META_KEY": ("hostcompat.clients.detect", "CLIENT_CAPABILITIES_META_KEY"),
+    "CLIENT_INFO_META_KEY": ("hostcompat.clients.detect", "CLIENT_INFO_META_KEY"),
+    "ClientCompatMiddleware": ("hostcompat.clients.middleware", "ClientCompatMiddleware"),
+    "ClientIdentity": ("hostcompat.clients.detect", "ClientIdentity"),
+    "ClientMatch": ("hostcompat.clients.rules", "ClientMatch"),
+    "ClientSessions": ("hostcompat.clients.middleware", "ClientSessions"),
+    "Comparator": ("hostcompat.clients.versions", "Comparator"),
+    "DISABLED_VALUE": ("hostcompat.clients.middleware", "DISABLED_VALUE"),
+    "EMPTY_SESSION": ("hostcompat.clients.rewrite", "EMPTY_SESSION"),
+    "ENVIRONMENT_VARIABLE": ("hostcompat.clients.middleware", "ENVIRONMENT_VARIABLE"),
+    "IdentitySource": ("hostcompat.clients.detect", "IdentitySource"),
+    "MAX_CLIENT_VERSION_LENGTH": ("hostcompat.clients.detect", "MAX_CLIENT_VERSION_LENGTH"),
+    "MAX_NAME_LENGTH": ("hostcompat.clients.detect", "MAX_NAME_LENGTH"),
+    "MAX_RANGE_LENGTH": ("hostcompat.clients.versions", "MAX_RANGE_LENGTH"),
+    "MAX_REMEMBERED_RENAMES": ("hostcompat.clients.rewrite", "MAX_REMEMBERED_RENAMES"),
+    "MAX_RULES": ("hostcompat.clients.rules", "MAX_RULES"),
+    "MAX_RULE_FILE_BYTES": ("hostcompat.clients.rules", "MAX_RULE_FILE_BYTES"),
+    "MAX_STATELESS_CLIENTS": ("hostcompat.clients.middleware", "MAX_STATELESS_CLIENTS"),
+    "MAX_VERSION_LENGTH": ("hostcompat.clients.versions", "MAX_VERSION_LENGTH"),
+    "Operator": ("hostcompat.clients.versions", "Operator"),
+    "PROTOCOL_VERSION_META_KEY": ("hostcompat.clients.detect", "PROTOCOL_VERSION_META_KEY"),
+    "PreReleasePart": ("hostcompat.clients.versions", "PreReleasePart"),
+    "REWRITTEN_METHODS": ("hostcompat.clients.middleware", "REWRITTEN_METHODS"),
+    "RULES_FORMAT": ("hostcompat.clients.rules", "RULES_FORMAT"),
+    "RequestRewrite": ("hostcompat.clients.rewrite", "RequestRewrite"),
+    "Rewrite": ("hostcompat.clients.rewrite", "Rewrite"),
+    "RewriteSession": ("hostcompat.clients.middleware", "RewriteSession"),
+    "RewriteSpec": ("hostcompat.clients.rules", "RewriteSpec"),
+    "Rule": ("hostcompat.clients.rules", "Rule"),
+    "RuleFile": ("hostcompat.clients.rules", "RuleFile"),
+    "SOURCE_KINDS": ("hostcompat.clients.rules", "SOURCE_KINDS"),
+    "SessionProfile": ("hostcompat.clients.rewrite", "SessionProfile"),
+    "SessionState": ("hostcompat.clients.rewrite", "SessionState"),
+    "Source": ("hostcompat.clients.rules", "Source"),
+    "SourceKind": ("hostcompat.clients.rules", "SourceKind"),
+    "Trigger": ("hostcompat.clients.rules", "Trigger"),
+    "Version": ("hostcompat.clients.versions", "Version"),
+    "VersionRange": ("hostcompat.clients.versions", "VersionRange"),
+    "detect_client": ("hostcompat.clients.detect", "detect_client"),
+    "enabled": ("hostcompat.clients.middleware", "enabled"),
+    "fastmcp_sdk_server": ("hostcompat.clients.fastmcp", "fastmcp_sdk_server"),
+    "find_rule": ("hostcompat.clients.rules", "find_rule"),
+    "infer_method": ("hostcompat.clients.rewrite", "infer_method"),
+    "install": ("hostcompat.clients.middleware", "install"),
+    "install_fastmcp": ("hostcompat.clients.fastmcp", "install_fastmcp"),
+    "load_bundled_rules": ("hostcompat.clients.rules", "load_bundled_rules"),
+    "load_rule_file": ("hostcompat.clients.rules", "load_rule_file"),
+    "load_rules": ("hostcompat.clients.rules", "load_rules"),
+    "merge_rules": ("hostcompat.clients.rules", "merge_rules"),
+    "parse_client_spec": ("hostcompat.clients.detect", "parse_client_spec"),
+    "parse_rule": ("hostcompat.clients.rules", "parse_rule"),
+    "parse_rule_document": ("hostcompat.clients.rules", "parse_rule_document"),
+    "parse_rule_text": ("hostcompat.clients.rules", "parse_rule_text"),
+    "parse_version": ("hostcompat.clients.versions", "parse_version"),
+    "parse_version_range": ("hostcompat.clients.versions", "parse_version_range"),
+    "plan_rewrites": ("hostcompat.clients.rewrite", "plan_rewrites"),
+    "resolve_tool_name": ("hostcompat.clients.rewrite", "resolve_tool_name"),
+    "rewrite_request": ("hostcompat.clients.rewrite", "rewrite_request"),
+    "rewrite_result": ("hostcompat.clients.rewrite", "rewrite_result"),
+    "try_parse_version": ("hostcompat.clients.versions", "try_parse_version"),
 }
+"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
+of the package never pays for the others."""
 
 
 def __getattr__(name: str) -> Any:
-    """Load the SDK-bound middleware on first use, so importing `hostcompat.clients` stays cheap."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+    """Import a public name on first use."""
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
 
-    return getattr(importlib.import_module(module), name)
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [

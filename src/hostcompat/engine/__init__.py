@@ -12,20 +12,103 @@
 No I/O (but reading the bundled catalog), and never the `mcp` SDK or pydantic: the offline check starts fast.
 """
 
-from hostcompat.engine.catalog import load_catalog, validate_catalog
-from hostcompat.engine.catalog_model import Catalog, Fact, HostProfile
-from hostcompat.engine.evaluate import evaluate_all_hosts, evaluate_host_compat
-from hostcompat.engine.evaluate_model import Evaluation, HostReport, LaneVerdict
-from hostcompat.engine.finding_rules import RULES, RuleInfo, rule_info
-from hostcompat.engine.findings import Evidence, Finding, Lane, Provenance, Severity, Verdict, weakest, worst
-from hostcompat.engine.hygiene import check_server_hygiene
-from hostcompat.engine.needs import ALL_NEEDS, MCPJAM_NEEDS
-from hostcompat.engine.requirements import ServerRequirements, derive_server_requirements
-from hostcompat.engine.scan import scan_widget_content, scan_widget_source
-from hostcompat.engine.scan_meta import scan_widget_meta
-from hostcompat.engine.scan_model import Evidence as ScanEvidence
-from hostcompat.engine.scan_model import MetaScan, NeedFinding, WidgetScan
-from hostcompat.engine.server_facts import ConnectionFacts, WidgetUsage
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hostcompat.engine.catalog import load_catalog as load_catalog
+    from hostcompat.engine.catalog import validate_catalog as validate_catalog
+    from hostcompat.engine.catalog_model import Catalog as Catalog
+    from hostcompat.engine.catalog_model import Fact as Fact
+    from hostcompat.engine.catalog_model import HostProfile as HostProfile
+    from hostcompat.engine.evaluate import evaluate_all_hosts as evaluate_all_hosts
+    from hostcompat.engine.evaluate import evaluate_host_compat as evaluate_host_compat
+    from hostcompat.engine.evaluate_model import Evaluation as Evaluation
+    from hostcompat.engine.evaluate_model import HostReport as HostReport
+    from hostcompat.engine.evaluate_model import LaneVerdict as LaneVerdict
+    from hostcompat.engine.finding_rules import RULES as RULES
+    from hostcompat.engine.finding_rules import RuleInfo as RuleInfo
+    from hostcompat.engine.finding_rules import rule_info as rule_info
+    from hostcompat.engine.findings import Evidence as Evidence
+    from hostcompat.engine.findings import Finding as Finding
+    from hostcompat.engine.findings import Lane as Lane
+    from hostcompat.engine.findings import Provenance as Provenance
+    from hostcompat.engine.findings import Severity as Severity
+    from hostcompat.engine.findings import Verdict as Verdict
+    from hostcompat.engine.findings import weakest as weakest
+    from hostcompat.engine.findings import worst as worst
+    from hostcompat.engine.hygiene import check_server_hygiene as check_server_hygiene
+    from hostcompat.engine.needs import ALL_NEEDS as ALL_NEEDS
+    from hostcompat.engine.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
+    from hostcompat.engine.requirements import ServerRequirements as ServerRequirements
+    from hostcompat.engine.requirements import derive_server_requirements as derive_server_requirements
+    from hostcompat.engine.scan import scan_widget_content as scan_widget_content
+    from hostcompat.engine.scan import scan_widget_source as scan_widget_source
+    from hostcompat.engine.scan_meta import scan_widget_meta as scan_widget_meta
+    from hostcompat.engine.scan_model import Evidence as ScanEvidence
+    from hostcompat.engine.scan_model import MetaScan as MetaScan
+    from hostcompat.engine.scan_model import NeedFinding as NeedFinding
+    from hostcompat.engine.scan_model import WidgetScan as WidgetScan
+    from hostcompat.engine.server_facts import ConnectionFacts as ConnectionFacts
+    from hostcompat.engine.server_facts import WidgetUsage as WidgetUsage
+
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "ALL_NEEDS": ("hostcompat.engine.needs", "ALL_NEEDS"),
+    "Catalog": ("hostcompat.engine.catalog_model", "Catalog"),
+    "ConnectionFacts": ("hostcompat.engine.server_facts", "ConnectionFacts"),
+    "Evaluation": ("hostcompat.engine.evaluate_model", "Evaluation"),
+    "Evidence": ("hostcompat.engine.findings", "Evidence"),
+    "Fact": ("hostcompat.engine.catalog_model", "Fact"),
+    "Finding": ("hostcompat.engine.findings", "Finding"),
+    "HostProfile": ("hostcompat.engine.catalog_model", "HostProfile"),
+    "HostReport": ("hostcompat.engine.evaluate_model", "HostReport"),
+    "Lane": ("hostcompat.engine.findings", "Lane"),
+    "LaneVerdict": ("hostcompat.engine.evaluate_model", "LaneVerdict"),
+    "MCPJAM_NEEDS": ("hostcompat.engine.needs", "MCPJAM_NEEDS"),
+    "MetaScan": ("hostcompat.engine.scan_model", "MetaScan"),
+    "NeedFinding": ("hostcompat.engine.scan_model", "NeedFinding"),
+    "Provenance": ("hostcompat.engine.findings", "Provenance"),
+    "RULES": ("hostcompat.engine.finding_rules", "RULES"),
+    "RuleInfo": ("hostcompat.engine.finding_rules", "RuleInfo"),
+    "ScanEvidence": ("hostcompat.engine.scan_model", "Evidence"),
+    "ServerRequirements": ("hostcompat.engine.requirements", "ServerRequirements"),
+    "Severity": ("hostcompat.engine.findings", "Severity"),
+    "Verdict": ("hostcompat.engine.findings", "Verdict"),
+    "WidgetScan": ("hostcompat.engine.scan_model", "WidgetScan"),
+    "WidgetUsage": ("hostcompat.engine.server_facts", "WidgetUsage"),
+    "check_server_hygiene": ("hostcompat.engine.hygiene", "check_server_hygiene"),
+    "derive_server_requirements": ("hostcompat.engine.requirements", "derive_server_requirements"),
+    "evaluate_all_hosts": ("hostcompat.engine.evaluate", "evaluate_all_hosts"),
+    "evaluate_host_compat": ("hostcompat.engine.evaluate", "evaluate_host_compat"),
+    "load_catalog": ("hostcompat.engine.catalog", "load_catalog"),
+    "rule_info": ("hostcompat.engine.finding_rules", "rule_info"),
+    "scan_widget_content": ("hostcompat.engine.scan", "scan_widget_content"),
+    "scan_widget_meta": ("hostcompat.engine.scan_meta", "scan_widget_meta"),
+    "scan_widget_source": ("hostcompat.engine.scan", "scan_widget_source"),
+    "validate_catalog": ("hostcompat.engine.catalog", "validate_catalog"),
+    "weakest": ("hostcompat.engine.findings", "weakest"),
+    "worst": ("hostcompat.engine.findings", "worst"),
+}
+"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
+of the package never pays for the others."""
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use."""
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "ALL_NEEDS",

@@ -13,7 +13,6 @@ import os
 import re
 import types
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
@@ -144,7 +143,13 @@ def load_catalog(
 
 @functools.lru_cache(maxsize=1)
 def _bundled_catalog() -> Catalog:
-    raw = resources.files("hostcompat").joinpath("data/hosts.json").read_bytes()
+    shipped = Path(__file__).resolve().parent.parent / "data" / "hosts.json"
+    if shipped.is_file():  # the usual install; importlib.resources costs milliseconds of start-up to import
+        raw = shipped.read_bytes()
+    else:  # pragma: no cover - a zipped install
+        from importlib import resources
+
+        raw = resources.files("hostcompat").joinpath("data/hosts.json").read_bytes()
     text = raw.decode("utf-8")
     return validate_catalog(parse_catalog_text(text, source_name=BUNDLED_SOURCE_NAME), source_name=BUNDLED_SOURCE_NAME)
 

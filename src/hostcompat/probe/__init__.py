@@ -6,54 +6,94 @@ lazily, so reading, writing and checking snapshots offline never pays for import
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from hostcompat.probe.events import (
-    COVERAGES,
-    DIMENSIONS,
-    UNKNOWN_COVERAGES,
-    Coverage,
-    Dimension,
-    ProbeEvent,
-    Severity,
-    Step,
-    timeout_code,
-)
-from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
-from hostcompat.probe.options import DEFAULT_CLIENT_INFO, MCP_APPS, Advertise, Era
-from hostcompat.probe.snapshot import (
-    SCHEMA_VERSION,
-    Snapshot,
-    UIResourceCapture,
-    read_snapshot,
-    snapshot_from_json,
-    snapshot_to_json,
-    write_snapshot,
-)
-from hostcompat.probe.target import (
-    HttpTarget,
-    SseTarget,
-    StdioTarget,
-    Target,
-    TransportTarget,
-    describe_target,
-    parse_target,
-)
-from hostcompat.probe.ui_refs import ui_references
-
 if TYPE_CHECKING:
-    from hostcompat.probe.live import capture, capture_many
+    from hostcompat.probe.events import COVERAGES as COVERAGES
+    from hostcompat.probe.events import DIMENSIONS as DIMENSIONS
+    from hostcompat.probe.events import UNKNOWN_COVERAGES as UNKNOWN_COVERAGES
+    from hostcompat.probe.events import Coverage as Coverage
+    from hostcompat.probe.events import Dimension as Dimension
+    from hostcompat.probe.events import ProbeEvent as ProbeEvent
+    from hostcompat.probe.events import Severity as Severity
+    from hostcompat.probe.events import Step as Step
+    from hostcompat.probe.events import timeout_code as timeout_code
+    from hostcompat.probe.limits import DEFAULT_LIMITS as DEFAULT_LIMITS
+    from hostcompat.probe.limits import Limits as Limits
+    from hostcompat.probe.live import capture as capture
+    from hostcompat.probe.live import capture_many as capture_many
+    from hostcompat.probe.options import DEFAULT_CLIENT_INFO as DEFAULT_CLIENT_INFO
+    from hostcompat.probe.options import MCP_APPS as MCP_APPS
+    from hostcompat.probe.options import Advertise as Advertise
+    from hostcompat.probe.options import Era as Era
+    from hostcompat.probe.snapshot import SCHEMA_VERSION as SCHEMA_VERSION
+    from hostcompat.probe.snapshot import Snapshot as Snapshot
+    from hostcompat.probe.snapshot import UIResourceCapture as UIResourceCapture
+    from hostcompat.probe.snapshot import read_snapshot as read_snapshot
+    from hostcompat.probe.snapshot import snapshot_from_json as snapshot_from_json
+    from hostcompat.probe.snapshot import snapshot_to_json as snapshot_to_json
+    from hostcompat.probe.snapshot import write_snapshot as write_snapshot
+    from hostcompat.probe.target import HttpTarget as HttpTarget
+    from hostcompat.probe.target import SseTarget as SseTarget
+    from hostcompat.probe.target import StdioTarget as StdioTarget
+    from hostcompat.probe.target import Target as Target
+    from hostcompat.probe.target import TransportTarget as TransportTarget
+    from hostcompat.probe.target import describe_target as describe_target
+    from hostcompat.probe.target import parse_target as parse_target
+    from hostcompat.probe.ui_refs import ui_references as ui_references
 
-_LAZY = frozenset({"capture", "capture_many"})
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "Advertise": ("hostcompat.probe.options", "Advertise"),
+    "COVERAGES": ("hostcompat.probe.events", "COVERAGES"),
+    "Coverage": ("hostcompat.probe.events", "Coverage"),
+    "DEFAULT_CLIENT_INFO": ("hostcompat.probe.options", "DEFAULT_CLIENT_INFO"),
+    "DEFAULT_LIMITS": ("hostcompat.probe.limits", "DEFAULT_LIMITS"),
+    "DIMENSIONS": ("hostcompat.probe.events", "DIMENSIONS"),
+    "Dimension": ("hostcompat.probe.events", "Dimension"),
+    "Era": ("hostcompat.probe.options", "Era"),
+    "HttpTarget": ("hostcompat.probe.target", "HttpTarget"),
+    "Limits": ("hostcompat.probe.limits", "Limits"),
+    "MCP_APPS": ("hostcompat.probe.options", "MCP_APPS"),
+    "ProbeEvent": ("hostcompat.probe.events", "ProbeEvent"),
+    "SCHEMA_VERSION": ("hostcompat.probe.snapshot", "SCHEMA_VERSION"),
+    "Severity": ("hostcompat.probe.events", "Severity"),
+    "Snapshot": ("hostcompat.probe.snapshot", "Snapshot"),
+    "SseTarget": ("hostcompat.probe.target", "SseTarget"),
+    "StdioTarget": ("hostcompat.probe.target", "StdioTarget"),
+    "Step": ("hostcompat.probe.events", "Step"),
+    "Target": ("hostcompat.probe.target", "Target"),
+    "TransportTarget": ("hostcompat.probe.target", "TransportTarget"),
+    "UIResourceCapture": ("hostcompat.probe.snapshot", "UIResourceCapture"),
+    "UNKNOWN_COVERAGES": ("hostcompat.probe.events", "UNKNOWN_COVERAGES"),
+    "capture": ("hostcompat.probe.live", "capture"),
+    "capture_many": ("hostcompat.probe.live", "capture_many"),
+    "describe_target": ("hostcompat.probe.target", "describe_target"),
+    "parse_target": ("hostcompat.probe.target", "parse_target"),
+    "read_snapshot": ("hostcompat.probe.snapshot", "read_snapshot"),
+    "snapshot_from_json": ("hostcompat.probe.snapshot", "snapshot_from_json"),
+    "snapshot_to_json": ("hostcompat.probe.snapshot", "snapshot_to_json"),
+    "timeout_code": ("hostcompat.probe.events", "timeout_code"),
+    "ui_references": ("hostcompat.probe.ui_refs", "ui_references"),
+    "write_snapshot": ("hostcompat.probe.snapshot", "write_snapshot"),
+}
+"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
+of the package never pays for the others."""
 
 
 def __getattr__(name: str) -> Any:
-    """Import `capture` and `capture_many` (and with them the SDK) on first use."""
-    if name in _LAZY:
-        from hostcompat.probe import live
+    """Import a public name on first use."""
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
 
-        return getattr(live, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [

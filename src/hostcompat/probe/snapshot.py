@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,6 +284,8 @@ def write_snapshot(snapshot: Snapshot, path: str | os.PathLike[str]) -> Path:
     """Write the snapshot to `path` atomically (a temporary file in the same folder, then a rename)."""
     target = Path(path)
     text = snapshot_to_json(snapshot)
+    import tempfile  # only writers pay for it: offline checks only read
+
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path())
     try:
         # A lone surrogate (possible in data read back from JSON) is written as its JSON escape.
