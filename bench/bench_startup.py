@@ -50,7 +50,15 @@ def main() -> None:
             'python -c "import mcp"': [python, "-c", "import mcp"],
             "hostcompat --version": [python, "-m", "hostcompat", "--version"],
             "hostcompat check <snapshot>": [
-                python, "-m", "hostcompat", "check", str(snapshot), "--format", "json", "--fail-on", "never"
+                python,
+                "-m",
+                "hostcompat",
+                "check",
+                str(snapshot),
+                "--format",
+                "json",
+                "--fail-on",
+                "never",
             ],
         }
         samples: dict[str, list[float]] = {name: [] for name in commands}
