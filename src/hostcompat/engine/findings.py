@@ -204,10 +204,14 @@ class Finding:
     resources: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rule_id, str) or not RULE_ID_PATTERN.match(self.rule_id):
+        if type(self.rule_id) is str and self.rule_id in _CHECKED_RULE_IDS:
+            pass  # seen before: findings of one rule are built again and again, keep that cheap
+        elif not isinstance(self.rule_id, str) or not RULE_ID_PATTERN.match(self.rule_id):
             raise InvalidInput(
                 f"a rule id looks like 'APPS-RENDER-001', got {_preview(self.rule_id)}", value=self.rule_id
             )
+        elif len(_CHECKED_RULE_IDS) < _MAX_CHECKED_RULE_IDS:
+            _CHECKED_RULE_IDS.add(self.rule_id)
         object.__setattr__(self, "lane", parse_enum(Lane, self.lane))
         object.__setattr__(self, "severity", parse_enum(Severity, self.severity))
         _require_text(self.title, "Finding.title")
@@ -292,6 +296,11 @@ _FINDING_KEYS: Final = (
 )
 
 
+_CHECKED_RULE_IDS: set[object] = set()
+"""Rule ids already validated (bounded, so arbitrary ids from parsed JSON cannot grow it without limit)."""
+_MAX_CHECKED_RULE_IDS = 4096
+
+
 def cut_snippet(text: str) -> str:
     """`text` cut to `MAX_SNIPPET_CHARS` characters, the last one an ellipsis when it was cut."""
     return text if len(text) <= MAX_SNIPPET_CHARS else text[: MAX_SNIPPET_CHARS - 1] + "…"
@@ -323,6 +332,8 @@ def _bounded_tuple(value: object, where: str) -> tuple[Any, ...]:
 
 def _names(value: object, where: str) -> tuple[str, ...]:
     names = _bounded_tuple(value, where)
+    if all(type(name) is str for name in names):
+        return names
     for name in names:
         if not isinstance(name, str):
             raise InvalidInput(f"{where} must hold only strings", value=name)
