@@ -1,64 +1,45 @@
-"""Benchmark the widget scanner: accuracy on the hand-labelled real widgets, and speed on large inputs.
+"""Benchmark the widget scanner: per-need accuracy on the labelled corpus, and throughput against memory speed.
 
-Accuracy is precision/recall over (widget, need) pairs against tests/engine/widget_labels.json,
-side by side with MCPJam's naive approach (a need is used when any of its method-name strings
-appears anywhere). Speed is wall time on the biggest real bundle and on synthetic 5 MB, 16 MB and
-over-budget inputs. Run: `python bench/bench_scan.py` (after `npm ci` in interop/ for the corpus).
+Accuracy is precision/recall per need over every labelled widget (the captured npm servers' widgets and the
+hand-written pages), side by side with a plain string scan (a need is used when any of its spellings occurs
+anywhere) and MCPJam's regex scan. Throughput is MB/s of the scanner over the real widgets and over a 50 MB input
+with no matches, each next to one plain `str.find` pass over the same text (the memory-speed floor), with the
+ratio. Run: `python bench/bench_scan.py` (after `npm ci` in interop/ and `python scripts/capture_widgets.py`).
 """
 
 from __future__ import annotations
 
-import json
-import re
+import random
 import sys
 import time
-from collections.abc import Callable, Iterable
-from functools import partial
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from hostcompat.engine.scan import DEFAULT_MAX_SCAN_CHARS, scan_widget_source
-
 ROOT = Path(__file__).resolve().parents[1]
-LABELS = ROOT / "tests" / "engine" / "widget_labels.json"
-NODE_MODULES = ROOT / "interop" / "node_modules"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # the corpus helpers live with the tests
 
-NAIVE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "serverTools": (re.compile(r"tools/call"), re.compile(r"\bcallTool\b"), re.compile(r"\bcallServerTool\b")),
-    "serverResources": (re.compile(r"resources/read"), re.compile(r"\breadResource\b")),
-    "message": (re.compile(r"ui/message"), re.compile(r"\bsendFollowUpMessage\b", re.IGNORECASE)),
-    "updateModelContext": (re.compile(r"ui/update-model-context"), re.compile(r"\bsetWidgetState\b")),
-    "openLinks": (re.compile(r"ui/open-link"), re.compile(r"\bopenExternal\b")),
-    "downloadFile": (
-        re.compile(r"ui/download-file"),
-        re.compile(r"\bgetFileDownloadUrl\b"),
-        re.compile(r"\buploadFile\b"),
-    ),
-    "logging": (re.compile(r"notifications/message"),),
-}
-"""MCPJam's source scan (its seven source-detectable needs): any match anywhere counts."""
+from tests.engine.widget_corpus import (  # noqa: E402  (imports follow the path set-up above)
+    MCPJAM_PATTERNS,
+    NAIVE_NEEDLES,
+    Score,
+    Widget,
+    corpus_dir,
+    corpus_widgets,
+    fixture_widgets,
+    mcpjam_scan,
+    naive_scan,
+    needle_scan,
+    predictions,
+    read_corpus,
+    score,
+)
 
-SOURCE_NEEDS = tuple(NAIVE_PATTERNS)
+from hostcompat.engine.needs import ALL_NEEDS  # noqa: E402
+from hostcompat.engine.scan import scan_widget_content, scan_widget_source  # noqa: E402
 
-
-def naive_scan(source: str) -> set[str]:
-    return {need for need, patterns in NAIVE_PATTERNS.items() if any(p.search(source) for p in patterns)}
-
-
-def accurate_scan(source: str) -> set[str]:
-    return set(scan_widget_source(source).needs_used())
-
-
-def precision_recall(pairs: Iterable[tuple[set[str], set[str]]], space: tuple[str, ...] | None) -> tuple[float, float]:
-    true_pos = false_pos = false_neg = 0
-    for predicted, expected in pairs:
-        if space is not None:
-            predicted, expected = predicted & set(space), expected & set(space)
-        true_pos += len(predicted & expected)
-        false_pos += len(predicted - expected)
-        false_neg += len(expected - predicted)
-    precision = true_pos / (true_pos + false_pos) if true_pos + false_pos else 1.0
-    recall = true_pos / (true_pos + false_neg) if true_pos + false_neg else 1.0
-    return precision, recall
+NO_MATCH_CHARS = 50_000_000
+_ABSENT = "\x00hostcompat-absent-needle\x00"
 
 
 def timed(function: Callable[[], object], repeat: int = 3) -> float:
@@ -70,19 +51,58 @@ def timed(function: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def synthetic_bundle(chars: int) -> str:
-    """Minified-looking JavaScript of about `chars` characters, exercising every lexer path."""
-    block = (
-        'var a{i}="str\\"{i}",b{i}=`t${{c{i}+1}}x`,r{i}=/re[/]x{i}/g;'
-        "function f{i}(e,t){{return e/t+r{i}.test(t)?{{k:e}}:[t,'q']}}"
-        "/* comment {i} tools/call */const o{i}={{method:g{i},params:{{n:{i}}}}};"
-        'h{i}.addEventListener("click",()=>app.callServerTool({{name:"t{i}",arguments:{{}}}}));\n'
-    )
-    parts: list[str] = ["<!DOCTYPE html><html><body><script type=module>"]
+def load_widgets() -> list[Widget]:
+    widgets = fixture_widgets()
+    try:
+        widgets = corpus_widgets(read_corpus()) + widgets
+    except FileNotFoundError:
+        print(f"no captured corpus in {corpus_dir()}: only the hand-written pages are measured", file=sys.stderr)
+    return widgets
+
+
+def _cell(result: Score | None) -> str:
+    return f"{'':>13s}" if result is None else f"{result.precision:6.3f} {result.recall:6.3f}"
+
+
+def report_accuracy(widgets: Sequence[Widget]) -> None:
+    ours = score(predictions(widgets, lambda w: set(scan_widget_content(w.content).needs_used())), ALL_NEEDS)
+    plain = score(predictions(widgets, lambda w: naive_scan(w.source)), ALL_NEEDS)
+    mcpjam = score(predictions(widgets, lambda w: mcpjam_scan(w.source)), MCPJAM_PATTERNS)
+    by_need = {result.need: result for result in mcpjam}
+    captured = sum(1 for w in widgets if w.origin == "corpus")
+    written = len(widgets) - captured
+    print(f"accuracy per need over {len(widgets)} labelled widgets ({captured} captured, {written} hand-written)")
+    print(f"  {'need':20s} {'used':>4s}  {'scanner P    R':>13s}  {'plain P     R':>13s}  {'MCPJam P    R':>13s}")
+    for mine, naive in zip(ours, plain, strict=True):
+        flag = "" if mine.precision >= 0.95 and mine.recall >= 0.95 and mine.f1 >= naive.f1 else "  <-- below target"
+        line = f"  {mine.need:20s} {mine.support:4d}  {_cell(mine)}  {_cell(naive)}  {_cell(by_need.get(mine.need))}"
+        print(line + flag)
+    for name, results in (("scanner", ours), ("plain string scan", plain)):
+        total = Score("all", *(sum(getattr(r, f) for r in results) for f in ("true_pos", "false_pos", "false_neg")))
+        print(f"  micro-average {name:18s} precision {total.precision:.3f} recall {total.recall:.3f}")
+    misses = [
+        (w.key, sorted(w.expected - found), sorted(found - w.expected))
+        for w in widgets
+        for found in [set(scan_widget_content(w.content).needs_used())]
+        if found != w.expected
+    ]
+    for key, missed, extra in misses:
+        print(f"  mismatch {key}: missed {missed} extra {extra}")
+
+
+def no_match_source(chars: int) -> str:
+    """Minified-looking JavaScript with strings, templates, regexes, comments and braces but no bridge name."""
+    rng = random.Random(20_260_126)
+    words = ("alpha", "render", "state", "props", "node", "index", "width", "color", "frame", "layer", "point", "total")
+    parts = ["<!doctype html><html><body><script>"]
     size = len(parts[0])
     i = 0
     while size < chars:
-        piece = block.format(i=i)
+        a, b = rng.choice(words), rng.choice(words)
+        piece = (
+            f'function {a}{i}(e,t){{var {b}=e.{a}+t*{i},s="{a} {b}";if({b}>{i % 97})'
+            f"{{return[{b},`${{s}}-{i}`,/{a}[0-9]+/g.test(s)]}}/* {b} */return{{k:{b},n:'{a}'}}}}\n"
+        )
         parts.append(piece)
         size += len(piece)
         i += 1
@@ -90,64 +110,40 @@ def synthetic_bundle(chars: int) -> str:
     return "".join(parts)
 
 
-def corpus() -> list[tuple[str, str, set[str]]]:
-    labels = json.loads(LABELS.read_text(encoding="utf-8"))["widgets"]
-    found = []
-    for widget, label in sorted(labels.items()):
-        path = NODE_MODULES / widget
-        if path.is_file():
-            found.append((widget, path.read_text(encoding="utf-8"), set(label["needs"])))
-    return found
+def _ratio_line(label: str, chars: int, scan_seconds: float, reference_seconds: float) -> None:
+    mb = chars / 1e6
+    scan_rate, reference_rate = mb / scan_seconds, mb / reference_seconds
+    print(
+        f"  {label:34s} {mb:7.2f} MB  scanner {scan_rate:7.1f} MB/s  reference {reference_rate:8.1f} MB/s"
+        f"  ratio {scan_rate / reference_rate:.4f}x"
+    )
 
 
-def report_accuracy(widgets: list[tuple[str, str, set[str]]]) -> None:
-    naive = [(naive_scan(source), expected) for _, source, expected in widgets]
-    accurate = [(accurate_scan(source), expected) for _, source, expected in widgets]
-    print(f"accuracy on {len(widgets)} labelled real widgets ((widget, need) pairs)")
-    print(f"  {'approach':34s} {'needs compared':24s} {'precision':>9s} {'recall':>7s}")
-    rows = [
-        ("naive (any method-name string)", "MCPJam's 7 source needs", naive, SOURCE_NEEDS),
-        ("hostcompat scanner", "MCPJam's 7 source needs", accurate, SOURCE_NEEDS),
-        ("hostcompat scanner", "all 17 needs", accurate, None),
-    ]
-    for name, space_name, pairs, space in rows:
-        precision, recall = precision_recall(pairs, space)
-        print(f"  {name:34s} {space_name:24s} {precision:9.3f} {recall:7.3f}")
-    print("  per widget (naive false positives on source needs | scanner misses / extras):")
-    for (widget, _, expected), (naive_found, _), (found, _) in zip(widgets, naive, accurate, strict=True):
-        extra_naive = sorted((naive_found - expected) & set(SOURCE_NEEDS))
-        missed, extra = sorted(expected - found), sorted(found - expected)
-        short = widget.split("/")[1]
-        print(f"    {short:30s} naive+{len(extra_naive)} {','.join(extra_naive):60s} | -{missed} +{extra}")
-
-
-def report_speed(widgets: list[tuple[str, str, set[str]]]) -> None:
-    print("scan time (best of 3)")
-    if widgets:
-        name, biggest, _ = max(widgets, key=lambda w: len(w[1]))
-        seconds = timed(lambda: scan_widget_source(biggest))
-        mb = len(biggest) / 1e6
-        label = name.split("/")[1]
-        print(f"  biggest real bundle {label:24s} {mb:6.2f} MB {seconds * 1000:8.0f} ms {mb / seconds:6.1f} MB/s")
-        total = sum(len(source) for _, source, _ in widgets) / 1e6
-        seconds = timed(lambda: [scan_widget_source(source) for _, source, _ in widgets], repeat=1)
-        print(f"  all {len(widgets)} real widgets {'':25s} {total:6.2f} MB {seconds * 1000:8.0f} ms")
-    for chars in (5_000_000, 16_000_000, DEFAULT_MAX_SCAN_CHARS + 4_000_000):
-        source = synthetic_bundle(chars)
-        scan = scan_widget_source(source)
-        seconds = timed(partial(scan_widget_source, source), repeat=2)
-        mb = len(source) / 1e6
-        limits = ",".join(limit.code for limit in scan.limits) or "none"
-        print(f"  synthetic {'':33s} {mb:6.2f} MB {seconds * 1000:8.0f} ms {mb / seconds:6.1f} MB/s limits={limits}")
+def report_throughput(widgets: Sequence[Widget]) -> None:
+    print("throughput, best of 3 (target: scanner >= 0.25x the single str.find pass)")
+    print("  reference = one plain str.find pass over the same text (memory speed)")
+    texts = [w.source for w in widgets if w.origin == "corpus"]
+    source = no_match_source(NO_MATCH_CHARS)
+    result = scan_widget_source(source, max_chars=len(source) + 1)
+    assert not result.needs_used() and not result.limits, "the no-match input must give nothing and scan whole"
+    no_match_scan = timed(lambda: scan_widget_source(source, max_chars=len(source) + 1))
+    widgets_scan = timed(lambda: [scan_widget_source(text) for text in texts]) if texts else 0.0
+    if texts:
+        floor = timed(lambda: [text.find(_ABSENT) for text in texts])
+        _ratio_line(f"{len(texts)} captured widgets", sum(len(t) for t in texts), widgets_scan, floor)
+    _ratio_line("no-match input", len(source), no_match_scan, timed(lambda: source.find(_ABSENT)))
+    count = sum(len(needles) for needles in NAIVE_NEEDLES.values())
+    print(f"  reference = the plain string scan as {count} str.find passes (one per spelling of every need)")
+    if texts:
+        needle_seconds = timed(lambda: [needle_scan(text) for text in texts])
+        _ratio_line(f"{len(texts)} captured widgets", sum(len(t) for t in texts), widgets_scan, needle_seconds)
+    _ratio_line("no-match input", len(source), no_match_scan, timed(lambda: needle_scan(source)))
 
 
 def main() -> int:
-    widgets = corpus()
-    if widgets:
-        report_accuracy(widgets)
-    else:
-        print("no widget corpus: run `npm ci` in interop/ to measure accuracy", file=sys.stderr)
-    report_speed(widgets)
+    widgets = load_widgets()
+    report_accuracy(widgets)
+    report_throughput(widgets)
     return 0
 
 

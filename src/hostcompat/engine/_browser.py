@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from hostcompat.engine._js_context import CodeView, at_word_start
-from hostcompat.engine._js_lexer import is_code
+from hostcompat.engine._js_lexer import is_code, prev_code_index
 from hostcompat.engine._raw import RawNeed
 from hostcompat.engine._sdk import SdkRegion, in_regions
 from hostcompat.engine.needs import Confidence
@@ -23,6 +23,8 @@ _PERMISSION_APIS = (
     ("geolocation", re.compile(r"geolocation\s*\??\.\s*(?:getCurrentPosition|watchPosition)(?![\w$])")),
     ("clipboard", re.compile(r"clipboard\s*\??\.\s*(?:writeText|write)\s*\(")),
 )
+_NAVIGATOR_ONLY = frozenset({"geolocation", "clipboard"})
+_NAVIGATOR_BEFORE = re.compile(r"\bnavigator\s*\??\.\s*$")
 _MEDIA_WINDOW = 120
 _MAX_FINDINGS = 32
 
@@ -32,12 +34,14 @@ def scan_permission_apis(view: CodeView, regions: tuple[SdkRegion, ...]) -> list
     source = view.source
     found: list[RawNeed] = []
     for marker, pattern in _PERMISSION_APIS:
-        if source.find(marker, view.layout.start, view.layout.end) < 0:
+        if source.find(marker, view.start, view.end) < 0:
             continue
-        for match in pattern.finditer(source, view.layout.start, view.layout.end):
+        for match in pattern.finditer(source, view.start, view.end):
             at = match.start()
             word_start = at_word_start(source, at) or source[at - 6 : at] == "webkit"
             if not word_start or not is_code(view.layout, at) or in_regions(regions, at):
+                continue
+            if marker in _NAVIGATOR_ONLY and not _on_navigator(view, at):
                 continue
             for permission in _permissions(source, match.group(0), match.end()):
                 confidence: Confidence = "medium" if marker == "SpeechRecognition" else "high"
@@ -45,6 +49,14 @@ def scan_permission_apis(view: CodeView, regions: tuple[SdkRegion, ...]) -> list
             if len(found) >= _MAX_FINDINGS:
                 return found
     return found
+
+
+def _on_navigator(view: CodeView, at: int) -> bool:
+    """`navigator.geolocation…` (or a bare `geolocation…`), not a library option such as `this.options.geolocation`."""
+    before = prev_code_index(view.source, view.layout, at)
+    if before < 0 or view.source[before] != ".":
+        return True
+    return _NAVIGATOR_BEFORE.search(view.source, max(view.start, at - 24), at) is not None
 
 
 def _permissions(source: str, text: str, end: int) -> tuple[str, ...]:

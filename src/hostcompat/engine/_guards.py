@@ -30,7 +30,7 @@ def is_guarded(view: CodeView, call_offset: int, check: re.Pattern[str], needs_a
     """
     source = view.source
     body_start, _ = enclosing_function(view, call_offset)
-    window_start = max(view.layout.start, call_offset - _GUARD_WINDOW, body_start)
+    window_start = max(view.start, call_offset - _GUARD_WINDOW, body_start)
     if needs_anchor is not None:
         anchor = source.find(needs_anchor, window_start, call_offset)
         if anchor < 0:
@@ -84,7 +84,7 @@ def _same_expression(between: str) -> bool:
 def _if_condition_around(view: CodeView, check_start: int) -> int | None:
     """The index of the `)` closing an `if (` whose condition contains `check_start`; None otherwise."""
     source = view.source
-    floor = max(view.layout.start, check_start - _CONDITION_LOOKBACK)
+    floor = max(view.start, check_start - _CONDITION_LOOKBACK)
     last = None
     for match in _IF_OPEN.finditer(source, floor, check_start):
         if is_code(view.layout, match.start()):
@@ -92,7 +92,7 @@ def _if_condition_around(view: CodeView, check_start: int) -> int | None:
     if last is None:
         return None
     depth = 0
-    stop = min(view.layout.end, last.end() + _MAX_CONDITION)
+    stop = min(view.end, last.end() + _MAX_CONDITION)
     for i in range(last.end() - 1, stop):
         char = source[i]
         if char == "(":

@@ -7,12 +7,16 @@ large the bundle is.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from hostcompat.engine._js_lexer import (
     COMMENT,
     JsLayout,
     enclosing_open_brace,
+    is_code,
+    lex_js,
+    matching_close_brace,
     next_code_index,
     prev_code_index,
     span_index_at,
@@ -24,9 +28,11 @@ __all__ = [
     "callee_before",
     "enclosing_function",
     "identifier_before",
+    "is_called",
     "is_literal_at",
     "member_use",
     "object_text_around",
+    "word_alternation",
 ]
 
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
@@ -38,14 +44,26 @@ _ARROW_HEAD = re.compile(r"([\w$]+)\s*[=:]\s*(?:async\s*)?(?:\([^()]{0,300}\)|[\
 _CONTROL_WORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "return", "typeof", "do", "else"})
 _MAX_FUNCTION_WALK = 8192
 _MAX_PARAMS = 400
+_MAX_CALLED_BODY = 65_536
+_MAX_CALLED_REFERENCES = 500
 
 
 @dataclass(frozen=True)
 class CodeView:
-    """A lexed stretch of JavaScript: the text it lives in and its layout."""
+    """A stretch `source[start:end]` of JavaScript and its layout, lexed on first use.
+
+    Every pass searches the raw text first and asks the layout only about its hits, so a stretch
+    with nothing to look at is never lexed.
+    """
 
     source: str
-    layout: JsLayout
+    start: int
+    end: int
+
+    @cached_property
+    def layout(self) -> JsLayout:
+        """Where the literals and comments lie (see `lex_js`)."""
+        return lex_js(self.source, self.start, self.end)
 
 
 def at_word_start(source: str, index: int) -> bool:
@@ -57,7 +75,7 @@ def identifier_before(view: CodeView, index: int) -> str:
     """The identifier (or keyword) ending at `index` inclusive; "" when `index` is not an identifier character."""
     source = view.source
     k = index
-    while k >= view.layout.start and source[k] in _IDENT_CHARS:
+    while k >= view.start and source[k] in _IDENT_CHARS:
         k -= 1
     return source[k + 1 : index + 1]
 
@@ -83,7 +101,7 @@ def member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str
             return "assign", receiver
         return "read", receiver
     if next_char == "(":
-        close = _matching_paren(source, after, view.layout.end)
+        close = _matching_paren(source, after, view.end)
         if close >= 0:
             brace = next_code_index(source, view.layout, close + 1)
             if brace >= 0 and source[brace] == "{":
@@ -142,8 +160,6 @@ def callee_before(view: CodeView, literal_start: int) -> tuple[str, str] | None:
 
 def object_text_around(view: CodeView, offset: int, back: int = 2048, ahead: int = 8192) -> tuple[int, int]:
     """The `{...}` enclosing `offset` (bounded search); (-1, -1) when none is found."""
-    from hostcompat.engine._js_lexer import matching_close_brace
-
     open_at = enclosing_open_brace(view.source, view.layout, offset, back)
     if open_at < 0:
         return -1, -1
@@ -158,7 +174,7 @@ def enclosing_function(view: CodeView, offset: int) -> tuple[int, str]:
     """
     source = view.source
     pos = offset
-    floor = max(view.layout.start, offset - _MAX_FUNCTION_WALK)
+    floor = max(view.start, offset - _MAX_FUNCTION_WALK)
     while pos > floor:
         brace = enclosing_open_brace(source, view.layout, pos, pos - floor)
         if brace < 0:
@@ -176,7 +192,7 @@ def _function_head_before(view: CodeView, brace: int) -> str | None:
     before = prev_code_index(source, view.layout, brace)
     if before < 0:
         return None
-    head_start = max(view.layout.start, before - 500)
+    head_start = max(view.start, before - 500)
     if source.startswith("=>", before - 1):
         arrow = _ARROW_HEAD.search(source, head_start, before + 1)
         return arrow.group(1) if arrow else ""
@@ -198,7 +214,7 @@ def _function_head_before(view: CodeView, brace: int) -> str | None:
     name_end = prev_code_index(source, view.layout, k)
     if name_end < 0:
         return None
-    head = _FUNCTION_HEAD.search(source, max(view.layout.start, name_end - 80), name_end + 1)
+    head = _FUNCTION_HEAD.search(source, max(view.start, name_end - 80), name_end + 1)
     if head is None:
         return None
     name = head.group(1) or head.group(2) or head.group(3) or ""
@@ -211,3 +227,49 @@ def in_comment(view: CodeView, offset: int) -> bool:
     """Whether `offset` lies inside a comment."""
     index = span_index_at(view.layout, offset)
     return index >= 0 and view.layout.kinds[index] == COMMENT
+
+
+def is_called(view: CodeView, name: str, body_start: int) -> bool:
+    """Whether `name` is called or passed as a callback somewhere outside its own body."""
+    source = view.source
+    body_end = matching_close_brace(source, view.layout, body_start, _MAX_CALLED_BODY)
+    pattern = re.compile(re.escape(name) + r"(?![\w$])")
+    for seen, match in enumerate(pattern.finditer(source, view.start, view.end)):
+        if seen > _MAX_CALLED_REFERENCES:
+            return True
+        at = match.start()
+        if body_start <= at <= body_end or not at_word_start(source, at) or not is_code(view.layout, at):
+            continue
+        after = next_code_index(source, view.layout, match.end())
+        next_char = source[after] if after >= 0 else ""
+        before = prev_code_index(source, view.layout, at)
+        before_char = source[before] if before >= 0 else ""
+        if next_char == "(" and member_use(view, at, match.end())[0] != "definition":
+            return True
+        if before_char in "(,=" and next_char in "),;}":
+            return True
+    return False
+
+
+def word_alternation(words: list[str]) -> str:
+    """A regex alternation of `words` shaped as a prefix tree: the engine tries far fewer branches per position."""
+    tree = _Trie()
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.children.setdefault(char, _Trie())
+        node.ends = True
+    return tree.pattern()
+
+
+@dataclass
+class _Trie:
+    children: dict[str, _Trie] = field(default_factory=dict)
+    ends: bool = False
+
+    def pattern(self) -> str:
+        branches = [re.escape(char) + child.pattern() for char, child in sorted(self.children.items())]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and not self.ends else "(?:" + "|".join(branches) + ")"
+        return body + "?" if self.ends else body

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 __all__ = [
     "COMMENT",
@@ -69,6 +70,7 @@ class JsLayout:
     text, COMMENT or REGEX); `${...}` expressions inside templates are code and not covered.
     `braces` are the positions of the braces in code; `brace_mates[i]` is the index of brace i's
     partner (-1 if unmatched) and `brace_parents[i]` the index of the `{` enclosing an opening brace.
+    The brace index is built on first use: text with nothing to look at never pays for it.
     """
 
     start: int
@@ -76,9 +78,26 @@ class JsLayout:
     starts: tuple[int, ...]
     ends: tuple[int, ...]
     kinds: tuple[int, ...]
-    braces: tuple[int, ...] = ()
-    brace_mates: tuple[int, ...] = ()
-    brace_parents: tuple[int, ...] = ()
+    source: str = field(default="", repr=False, compare=False)
+
+    @cached_property
+    def _brace_index(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        return _index_braces(self.source, self.start, self.end, self.starts, self.ends)
+
+    @property
+    def braces(self) -> tuple[int, ...]:
+        """Positions of the braces in code."""
+        return self._brace_index[0]
+
+    @property
+    def brace_mates(self) -> tuple[int, ...]:
+        """Per brace, the index of its partner (-1 when unmatched)."""
+        return self._brace_index[1]
+
+    @property
+    def brace_parents(self) -> tuple[int, ...]:
+        """Per opening brace, the index of the `{` enclosing it (-1 when none)."""
+        return self._brace_index[2]
 
 
 def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
@@ -118,12 +137,11 @@ def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
                 pos = i + 1
         else:
             pos = _slash(source, i, stop, starts, ends, kinds)
-    braces, mates, parents = _index_braces(source, start, stop, starts, ends)
-    return JsLayout(start, stop, tuple(starts), tuple(ends), tuple(kinds), braces, mates, parents)
+    return JsLayout(start, stop, tuple(starts), tuple(ends), tuple(kinds), source)
 
 
 def _index_braces(
-    source: str, start: int, stop: int, starts: list[int], ends: list[int]
+    source: str, start: int, stop: int, starts: tuple[int, ...], ends: tuple[int, ...]
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Positions of the code braces, each one's mate (-1 if unmatched) and each `{`'s enclosing `{` (-1 if none).
 

@@ -12,11 +12,19 @@ from hostcompat.engine._guards import is_guarded
 from hostcompat.engine._js_context import (
     CodeView,
     at_word_start,
+    enclosing_function,
     identifier_before,
+    is_called,
     is_literal_at,
     object_text_around,
 )
-from hostcompat.engine._js_lexer import is_code, next_code_index, prev_code_index
+from hostcompat.engine._js_lexer import (
+    enclosing_open_brace,
+    is_code,
+    matching_close_brace,
+    next_code_index,
+    prev_code_index,
+)
 from hostcompat.engine._raw import RawNeed, RawSdk
 from hostcompat.engine._sdk import SdkRegion, in_regions
 from hostcompat.engine.needs import MCP_UI_TYPE_NEEDS, OPENAI_METHOD_NEEDS, Confidence
@@ -32,33 +40,35 @@ _MCP_UI_TYPE = re.compile(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) f
 _MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|message-received)(?=[\"'`])")
 _PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
+_MAX_SCOPE = 1 << 22
 
 
 def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawNeed], list[RawSdk]]:
     """Calls and reads of `window.openai` (and of names bound to it) in code outside SDK bodies."""
     source = view.source
     needs: list[RawNeed] = []
-    aliases: set[str] = set()
+    aliases: dict[str, tuple[int, int]] = {}
     reads: dict[str, list[int]] = {}
     first: int | None = None
-    for match in _OPENAI_NAME.finditer(source, view.layout.start, view.layout.end):
+    for match in _OPENAI_NAME.finditer(source, view.start, view.end):
         if not at_word_start(source, match.start()) or not is_code(view.layout, match.start()):
             continue
-        global_ref = _GLOBAL_BEFORE.search(source, max(view.layout.start, match.start() - 24), match.start())
+        global_ref = _GLOBAL_BEFORE.search(source, max(view.start, match.start() - 24), match.start())
         if global_ref is None or in_regions(regions, match.start()):
             continue
         first = global_ref.start() if first is None else first
         if not _member_use(view, match.end(), global_ref.start(), needs, reads):
             _bare_use(view, global_ref.start(), match.end(), needs, aliases)
-    for alias in sorted(aliases)[:_MAX_ALIASES]:
-        pattern = re.compile(re.escape(alias) + r"(?![\w$])")
-        for match in pattern.finditer(source, view.layout.start, view.layout.end):
+    for alias, (scope_start, scope_end) in sorted(aliases.items())[:_MAX_ALIASES]:
+        member = alias.startswith(".")
+        pattern = re.compile(re.escape(alias.lstrip(".")) + r"(?![\w$])")
+        for match in pattern.finditer(source, scope_start, scope_end):
             at = match.start()
-            if at > 0 and source[at - 1] in ".":
+            if (at > 0 and source[at - 1] == ".") != member:
                 continue
             if at_word_start(source, at) and is_code(view.layout, at) and not in_regions(regions, at):
                 _member_use(view, match.end(), match.start(), needs, reads)
-    for match in _SET_GLOBALS.finditer(source, view.layout.start, view.layout.end):
+    for match in _SET_GLOBALS.finditer(source, view.start, view.end):
         literal_start = match.start() - 1
         if is_literal_at(view, literal_start, match.end() + 1) and not in_regions(regions, literal_start):
             needs.append(RawNeed("openaiApps", "use", "medium", "openai", "openai:set_globals", literal_start))
@@ -71,7 +81,7 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
 def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed], reads: dict[str, list[int]]) -> bool:
     """Record `<openai>.name(...)` or `<openai>.name`; False when no member follows."""
     source = view.source
-    member = _MEMBER_AFTER.match(source, after_global, view.layout.end)
+    member = _MEMBER_AFTER.match(source, after_global, view.end)
     if member is None:
         return False
     name = member.group(1)
@@ -90,7 +100,7 @@ def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed]
     return True
 
 
-def _bare_use(view: CodeView, start: int, end: int, needs: list[RawNeed], aliases: set[str]) -> None:
+def _bare_use(view: CodeView, start: int, end: int, needs: list[RawNeed], aliases: dict[str, tuple[int, int]]) -> None:
     """`window.openai` used whole: an alias (`const o = window.openai`), a destructuring, or a check."""
     source = view.source
     before = prev_code_index(source, view.layout, start)
@@ -100,16 +110,29 @@ def _bare_use(view: CodeView, start: int, end: int, needs: list[RawNeed], aliase
     if before >= 0 and source[before] == "=" and source[before - 1 : before] not in ("=", "!", "<", ">"):
         name_end = prev_code_index(source, view.layout, before)
         name = identifier_before(view, name_end) if name_end >= 0 else ""
-        if name:
-            aliases.add(name)
+        dot = prev_code_index(source, view.layout, name_end - len(name) + 1) if name else -1
+        if name and dot >= 0 and source[dot] == ".":
+            # `this.openai = window.openai`: later `this.openai.callTool(…)` anywhere (property names survive minifying)
+            aliases["." + name] = (view.start, view.end)
+        elif name:
+            aliases[name] = _block_scope(view, start)
         else:
             _destructured(view, before, needs)
     needs.append(RawNeed("openaiApps", "use", "medium", "openai", "window.openai", start))
 
 
+def _block_scope(view: CodeView, offset: int) -> tuple[int, int]:
+    """From `offset` to the end of the block declaring a local name (a minified `t` means another thing elsewhere)."""
+    brace = enclosing_open_brace(view.source, view.layout, offset, _MAX_SCOPE)
+    if brace < 0:
+        return offset, view.end
+    close = matching_close_brace(view.source, view.layout, brace, _MAX_SCOPE)
+    return offset, view.end if close < 0 else close
+
+
 def _destructured(view: CodeView, equals: int, needs: list[RawNeed]) -> None:
     """`const {callTool, sendFollowUpMessage} = window.openai`: the picked methods are uses."""
-    found = _DESTRUCTURED.search(view.source, max(view.layout.start, equals - 420), equals + 1)
+    found = _DESTRUCTURED.search(view.source, max(view.start, equals - 420), equals + 1)
     if found is None:
         return
     for part in found.group(1).split(","):
@@ -137,7 +160,7 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     source = view.source
     needs: list[RawNeed] = []
     sdks: list[RawSdk] = []
-    for match in _MCP_UI_TYPE.finditer(source, view.layout.start, view.layout.end):
+    for match in _MCP_UI_TYPE.finditer(source, view.start, view.end):
         literal_start = match.start(1)
         literal_end = match.end()
         if not at_word_start(source, match.start()) and source[match.start() - 1] not in "\"'":
@@ -151,19 +174,25 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
         open_at, close_at = object_text_around(view, match.start())
         if open_at < 0:
             continue
-        stop = close_at if close_at >= 0 else min(view.layout.end, literal_end + 2048)
+        stop = close_at if close_at >= 0 else min(view.end, literal_end + 2048)
         has_payload = any(
             is_code(view.layout, m.start()) or is_literal_at(view, m.start(), m.start() + 9)
             for m in _PAYLOAD_KEY.finditer(source, open_at, stop)
         )
-        window = source[max(view.layout.start, open_at - 40) : open_at]
+        window = source[max(view.start, open_at - 40) : open_at]
         posted = "postMessage" in window
         if not (has_payload or posted):
             continue
         action = match.group(2)
         confidence: Confidence = "high" if has_payload and posted else "medium"
-        needs.append(RawNeed(MCP_UI_TYPE_NEEDS[action], "call", confidence, "mcp-ui", f"type:{action}", literal_start))
-    for match in _MCP_UI_MARKERS.finditer(source, view.layout.start, view.layout.end):
+        need = MCP_UI_TYPE_NEEDS[action]
+        body, builder = enclosing_function(view, open_at) if not posted else (-1, "")
+        if builder and not is_called(view, builder, body):
+            detail = f"type:{action} (built in {builder}, never called)"
+            needs.append(RawNeed(need, "declaration", "low", "mcp-ui", detail, literal_start))
+            continue
+        needs.append(RawNeed(need, "call", confidence, "mcp-ui", f"type:{action}", literal_start))
+    for match in _MCP_UI_MARKERS.finditer(source, view.start, view.end):
         if is_literal_at(view, match.start() - 1, match.end() + 1):
             sdks.append(RawSdk("mcp-ui", "runtime", match.group(0), match.start() - 1))
             break

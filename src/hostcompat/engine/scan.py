@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from hostcompat.engine._embedded import decode_base64_text, decode_data_url, looks_like_code
@@ -43,7 +44,9 @@ _MAX_FINDINGS_PER_NEED = 12
 _SNIPPET_BEFORE = 40
 _SNIPPET_CHARS = 120
 _BLANK = re.compile(r"\s+")
+_NEWLINE = re.compile("\n")
 _JS_MEDIA = ("javascript", "ecmascript", "module")
+_URI_LIST = "text/uri-list"
 _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
 
 
@@ -67,9 +70,14 @@ class _Locator:
     """Turns offsets in a (possibly decoded) text into evidence in the outer document."""
 
     text: str
-    newlines: tuple[int, ...]
+    end: int
     anchor: int | None
     anchor_line: int
+
+    @cached_property
+    def newlines(self) -> tuple[int, ...]:
+        """Offsets of the line breaks, found on the first evidence (a scan with no finding never pays for them)."""
+        return tuple(m.start() for m in _NEWLINE.finditer(self.text, 0, self.end))
 
     def evidence(self, offset: int) -> Evidence:
         start = max(0, offset - _SNIPPET_BEFORE)
@@ -90,8 +98,7 @@ def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) ->
     if end < len(html):
         detail = f"input is {len(html)} characters; only the first {end} were scanned"
         collected.limits.append(ScanLimit("input_truncated", detail, end))
-    newlines = tuple(m.start() for m in re.finditer("\n", html, 0) if m.start() < end)
-    locator = _Locator(html, newlines, None, 0)
+    locator = _Locator(html, end, None, 0)
     _scan_text(html, end, locator, collected, depth=0)
     return _finish(collected, scanned=end, total=len(html))
 
@@ -101,6 +108,9 @@ def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_
     if not isinstance(content, Mapping):
         raise InvalidInput("a resource content item must be a mapping", value=content)
     text = content.get("text")
+    mime = content.get("mimeType")
+    if isinstance(text, str) and isinstance(mime, str) and mime.split(";")[0].strip().lower() == _URI_LIST:
+        return _external_page(text[:max_chars])
     if isinstance(text, str):
         return scan_widget_source(text, max_chars=max_chars)
     blob = content.get("blob")
@@ -112,6 +122,23 @@ def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_
         return WidgetScan((), False, False, (), (), (), (limit,), 0, len(blob))
     scan = scan_widget_source(decoded, max_chars=max_chars)
     return scan if len(blob) <= (max_chars // 3 + 1) * 4 else _truncated_blob(scan, len(blob))
+
+
+def _external_page(text: str) -> WidgetScan:
+    """An mcp-ui `text/uri-list` resource: the widget is a page elsewhere, so nothing of its code is seen."""
+    externals: list[ExternalCode] = []
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        url = line.strip()
+        if url and not url.startswith("#"):
+            evidence = Evidence(offset, number, url[:_SNIPPET_CHARS])
+            externals.append(ExternalCode(url[:2048], "iframe-url", domain_of(url), evidence))
+        offset += len(line)
+        if len(externals) >= _MAX_FINDINGS_PER_NEED:
+            break
+    detail = f"the widget is an external page ({len(externals)} URL(s)); its code was not read"
+    limit = ScanLimit("external_code_not_analysed", detail, None)
+    return WidgetScan((), False, False, tuple(externals), (), (), (limit,), len(text), len(text))
 
 
 def _truncated_blob(scan: WidgetScan, blob_chars: int) -> WidgetScan:
@@ -141,7 +168,9 @@ def _scan_text(text: str, end: int, locator: _Locator, collected: _Collected, de
         elif block.src is not None:
             _script_src(block.src, block.code_start, locator, collected, depth)
         elif block.decoded is not None:
-            inner = _Locator(block.decoded, (), locator.anchor or block.code_start, _line(locator, block.code_start))
+            inner = _Locator(
+                block.decoded, len(block.decoded), locator.anchor or block.code_start, _line(locator, block.code_start)
+            )
             _scan_script(block.decoded, 0, len(block.decoded), inner, collected, depth)
         else:
             _scan_script(text, block.code_start, block.code_end, locator, collected, depth)
@@ -266,7 +295,7 @@ def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth:
         return
     collected.embedded_chars += len(text)
     anchor = locator.anchor if locator.anchor is not None else raw.offset
-    inner = _Locator(text, (), anchor, _line(locator, raw.offset))
+    inner = _Locator(text, len(text), anchor, _line(locator, raw.offset))
     if "html" in media:
         _scan_text(text, len(text), inner, collected, depth + 1)
     elif any(kind in media for kind in _JS_MEDIA) or text.lstrip()[:1] != "<":
@@ -276,7 +305,7 @@ def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth:
 
 
 def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
-    needs = list(collected.needs)
+    needs = [_beside_mcp_apps(f) for f in collected.needs] if collected.ext_apps else list(collected.needs)
     if collected.ext_apps and not collected.auto_resize_off:
         first = next(s for s in collected.sdks if s.name == "ext-apps")
         detail = "autoResize (on by default)"
@@ -304,6 +333,15 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
         scanned_chars=scanned,
         total_chars=total,
     )
+
+
+def _beside_mcp_apps(finding: NeedFinding) -> NeedFinding:
+    """A widget that also carries the MCP Apps SDK runs without the OpenAI runtime: its reads of `window.openai`
+    and its calls behind an `openai` check are host detection, so they do not make the runtime a need."""
+    if finding.need != "openaiApps" or finding.kind not in ("use", "guarded-call"):
+        return finding
+    detail = f"{finding.detail} (host detection beside the MCP Apps SDK)"
+    return NeedFinding(finding.need, "declaration", "low", finding.via, detail, finding.evidence)
 
 
 def _offset(finding: NeedFinding) -> int:
