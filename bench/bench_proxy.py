@@ -1,0 +1,184 @@
+"""Benchmark: 1,000 concurrent tools/call through the proxy versus straight to the server.
+
+Run `python bench/bench_proxy.py` from the repository root. The server is `@modelcontextprotocol/server-everything`
+(from `interop/node_modules`): over stdio directly and through `hostcompat proxy -- …` (stdio front), and over
+streamable HTTP directly and through the proxy's HTTP front (stdio back). Each round sends every call at once, then
+waits for all answers (checking none is lost or doubled). Prints throughput, p50/p99 latency and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCMessage, jsonrpc_message_adapter
+
+from hostcompat.clients.proxy import ProxyConfig, build_rules, http_proxy, stdio_upstream
+
+REPO = Path(__file__).resolve().parents[1]
+EVERYTHING = REPO / "interop" / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+CLIENT = {"name": "codex-mcp-client", "version": "0.150.0"}  # a client with rules, so the rewrites are measured too
+
+Streams = tuple[Any, Any]
+
+
+@dataclass(frozen=True)
+class Round:
+    """One burst of calls: wall time and each call's latency (seconds)."""
+
+    wall: float
+    latencies: list[float]
+
+
+def _message(body: dict[str, Any]) -> SessionMessage:
+    message: JSONRPCMessage = jsonrpc_message_adapter.validate_python(body)
+    return SessionMessage(message)
+
+
+async def _handshake(read: Any, write: Any) -> None:
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": CLIENT}
+    await write.send(_message({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": params}))
+    while getattr((await read.receive()).message, "id", None) != "init":
+        pass
+    await write.send(_message({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+
+
+async def burst(read: Any, write: Any, calls: int, tag: int) -> Round:
+    """Send `calls` echo calls at once and wait for every answer; checks none is lost or doubled."""
+    sent: dict[str, float] = {}
+    latencies: list[float] = []
+    start = time.perf_counter()
+
+    async def send_all() -> None:
+        for index in range(calls):
+            request_id = f"r{tag}-{index}"
+            params = {"name": "echo", "arguments": {"message": f"call {index}"}}
+            sent[request_id] = time.perf_counter()
+            await write.send(_message({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}))
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(send_all)
+        seen: set[str] = set()
+        while len(seen) < calls:
+            item = await read.receive()
+            request_id = getattr(item.message, "id", None)
+            if isinstance(request_id, str) and request_id in sent:
+                if request_id in seen:
+                    raise AssertionError(f"{request_id} answered twice")
+                seen.add(request_id)
+                latencies.append(time.perf_counter() - sent[request_id])
+    return Round(time.perf_counter() - start, latencies)
+
+
+@asynccontextmanager
+async def _stdio(command: list[str]) -> AsyncIterator[Streams]:
+    params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(params, errlog=quiet) as streams:
+            yield streams
+
+
+@asynccontextmanager
+async def _http_direct(command: list[str]) -> AsyncIterator[Streams]:
+    """server-everything serving streamable HTTP itself (on a free loopback port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PORT": str(port)}
+    async with await anyio.open_process(command, env=env, stdout=subprocess.DEVNULL) as process:
+        assert process.stderr is not None
+        async for chunk in process.stderr:  # it says when it listens
+            if b"listening" in chunk:
+                break
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(_drain, process.stderr)
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                    yield streams
+                group.cancel_scope.cancel()
+        finally:
+            process.terminate()
+
+
+async def _drain(stream: Any) -> None:
+    async for _ in stream:
+        pass
+
+
+@asynccontextmanager
+async def _http_front(command: list[str]) -> AsyncIterator[Streams]:
+    config = ProxyConfig(stdio_upstream(command), rules=build_rules())
+    async with http_proxy(config) as proxy, streamable_http_client(proxy.url) as streams:
+        yield streams
+
+
+Connect = Callable[[], AbstractAsyncContextManager[Streams]]
+
+
+async def measure(connect: Connect, calls: int, rounds: int) -> list[Round]:
+    """`rounds` bursts of `calls` calls on one connection, after a small warm-up burst."""
+    async with connect() as (read, write):
+        await _handshake(read, write)
+        await burst(read, write, 50, -1)  # warm up (JIT, connection pools)
+        return [await burst(read, write, calls, tag) for tag in range(rounds)]
+
+
+def summary(rounds: list[Round]) -> dict[str, float]:
+    latencies = sorted(latency for one in rounds for latency in one.latencies)
+    wall = statistics.median(one.wall for one in rounds)
+    return {
+        "calls_per_s": len(rounds[0].latencies) / wall,
+        "wall_s": wall,
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+    }
+
+
+async def main(calls: int, rounds: int) -> None:
+    if not EVERYTHING.is_file():
+        sys.exit(f"server-everything is not installed: run npm ci in {REPO / 'interop'}")
+    server = ["node", str(EVERYTHING), "stdio"]
+    proxied = [sys.executable, "-m", "hostcompat.cli.proxy", "--", *server]
+    modes: list[tuple[str, Connect]] = [
+        ("direct (stdio)", lambda: _stdio(server)),
+        ("proxy, stdio front", lambda: _stdio(proxied)),
+        ("direct (HTTP)", lambda: _http_direct(["node", str(EVERYTHING), "streamableHttp"])),
+        ("proxy, HTTP front", lambda: _http_front(server)),
+    ]
+    results = {}
+    for label, connect in modes:
+        results[label] = summary(await measure(connect, calls, rounds))
+    print(
+        f"{calls} concurrent tools/call (echo) to server-everything, median of {rounds} rounds, client {CLIENT['name']}"
+    )
+    print(f"{'mode':<22}{'calls/s':>10}{'wall s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    for label, row in results.items():
+        print(f"{label:<22}{row['calls_per_s']:>10.0f}{row['wall_s']:>9.3f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}")
+    for label, base_label in (("proxy, stdio front", "direct (stdio)"), ("proxy, HTTP front", "direct (HTTP)")):
+        row, base = results[label], results[base_label]
+        print(
+            f"{label}: throughput {row['calls_per_s'] / base['calls_per_s']:.2f}x of {base_label}, "
+            f"p50 {row['p50_ms'] / base['p50_ms']:.2f}x, p99 {row['p99_ms'] / base['p99_ms']:.2f}x"
+        )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    options = parser.parse_args()
+    anyio.run(main, options.calls, options.rounds)

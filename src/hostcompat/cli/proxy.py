@@ -1,0 +1,142 @@
+"""`hostcompat proxy`: put the client-compatibility rules in front of any MCP server, without touching its code.
+
+`hostcompat proxy -- <server command …>` serves one client on stdio; `--upstream URL` reaches a streamable HTTP
+server instead; `--listen HOST:PORT` serves clients over streamable HTTP (each session gets its own upstream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from hostcompat.cli._command import Command
+from hostcompat.clients.proxy.config import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_REQUEST_TIMEOUT,
+    ProxyConfig,
+    build_rules,
+    http_upstream,
+    parse_listen,
+    stdio_upstream,
+)
+from hostcompat.errors import HostCompatError, InvalidInput
+
+EXAMPLES = """examples:
+  hostcompat proxy -- npx -y @modelcontextprotocol/server-everything stdio
+  hostcompat proxy --listen 127.0.0.1:8000 -- python my_server.py
+  hostcompat proxy --upstream https://example.com/mcp --header "Authorization: Bearer TOKEN"
+  hostcompat proxy --disable codex.round-annotation-priority --rules my-rules.json -- ./server
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The proxy's options."""
+    parser.epilog = EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--upstream", metavar="URL", help="reach the server over streamable HTTP at URL")
+    parser.add_argument(
+        "--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header for --upstream (repeat)"
+    )
+    parser.add_argument("--listen", metavar="HOST:PORT", help="serve clients over streamable HTTP (path /mcp)")
+    parser.add_argument("--rules", action="append", default=[], metavar="FILE", help="a user rule file (repeat)")
+    parser.add_argument("--disable", action="append", default=[], metavar="RULE_ID", help="switch a rule off (repeat)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help=f"fail a request after this long with no answer or progress (default {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N", help=argparse.SUPPRESS
+    )
+    parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every rewrite and dropped message")
+    parser.add_argument("server_command", nargs="*", metavar="-- COMMAND", help="the server command line, after --")
+
+
+def build_config(args: argparse.Namespace) -> ProxyConfig:
+    """The proxy configuration the options describe.
+
+    Raises:
+        HostCompatError: no upstream or two, a bad URL, header or rule file, or a rule id no rule has.
+    """
+    command = list(args.server_command)
+    if command[:1] == ["--"]:  # kept by some Python versions
+        command = command[1:]
+    if bool(command) == bool(args.upstream):
+        raise InvalidInput("give the server either as a command after -- or as --upstream URL", value=command)
+    if args.header and not args.upstream:
+        raise InvalidInput("--header goes with --upstream", value=args.header)
+    upstream = http_upstream(args.upstream, args.header) if args.upstream else stdio_upstream(command)
+    return ProxyConfig(
+        upstream=upstream,
+        rules=build_rules(args.rules, args.disable),
+        request_timeout=args.timeout,
+        max_message_bytes=args.max_message_bytes,
+        max_sessions=args.max_sessions,
+    )
+
+
+async def _serve_http(config: ProxyConfig, host: str, port: int) -> int:
+    from hostcompat.clients.proxy.serve import HttpProxyServer, bind
+
+    server = HttpProxyServer(config, bind(host, port), stderr=getattr(sys.stderr, "buffer", None))
+    sys.stderr.write(f"hostcompat proxy: serving {server.url} (upstream: {config.upstream.describe()})\n")
+    sys.stderr.flush()
+    await server.serve(handle_signals=True)
+    return 0
+
+
+def run_proxy(args: argparse.Namespace) -> int:
+    """Run the proxy until the client (stdio) or a signal (HTTP) ends it; 2 on a usage error."""
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="hostcompat proxy: %(message)s",
+    )
+    try:
+        config = build_config(args)
+        listen = parse_listen(args.listen) if args.listen else None
+    except HostCompatError as error:
+        sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
+        return 2
+    import anyio
+
+    from hostcompat.clients.proxy.serve import run_stdio_proxy
+
+    try:
+        if listen is not None:
+            return anyio.run(_serve_http, config, *listen)
+        return anyio.run(run_stdio_proxy, config)
+    except HostCompatError as error:
+        sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+COMMAND = Command(
+    name="proxy",
+    help="run any MCP server behind the client-compatibility rules (stdio or streamable HTTP, either side)",
+    add_arguments=add_arguments,
+    run=run_proxy,
+    description=__doc__,
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m hostcompat.cli.proxy …`: the proxy command on its own."""
+    parser = argparse.ArgumentParser(prog="hostcompat proxy", description=COMMAND.description)
+    add_arguments(parser)
+    return run_proxy(parser.parse_args(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["COMMAND", "EXAMPLES", "add_arguments", "build_config", "main", "run_proxy"]

@@ -1,0 +1,214 @@
+"""What a proxy runs: the upstream server (a command or a URL), the client rules, and the limits.
+
+Plain frozen values, validated once when built (from the command line or from code), so the I/O edge never has to
+second-guess them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeAlias
+
+from hostcompat.clients.rules import Rule, RuleFile, load_rules, merge_rules
+from hostcompat.errors import InvalidInput
+
+DEFAULT_REQUEST_TIMEOUT = 300.0
+"""Seconds an upstream may stay silent on a request (no answer, no progress) before the client gets an error."""
+
+DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+"""The largest single JSON-RPC message relayed in either direction."""
+
+DEFAULT_MAX_SESSIONS = 64
+"""The most front sessions served at once by the HTTP front (each one has its own upstream)."""
+
+DEFAULT_SESSION_IDLE_TIMEOUT = 30 * 60.0
+"""Seconds an HTTP front session may go without any request in flight before it is closed."""
+
+DEFAULT_MAX_PENDING = 10_000
+"""The most client requests one session may have in flight at once."""
+
+MCP_PATH = "/mcp"
+"""The path the HTTP front serves."""
+
+MAX_HEADERS = 64
+_MAX_ARGUMENT = 32_768
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}")
+_URL = re.compile(r"https?://[^\s]{1,2000}")
+
+
+@dataclass(frozen=True)
+class StdioUpstream:
+    """An upstream MCP server started as a subprocess and spoken to over its stdin and stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    cwd: str | None = None
+
+    def describe(self) -> str:
+        """The command line, for messages."""
+        return " ".join((self.command, *self.args))
+
+
+@dataclass(frozen=True)
+class HttpUpstream:
+    """An upstream MCP server reached over streamable HTTP at `url`, with extra request headers."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def describe(self) -> str:
+        """The URL, for messages (headers may hold secrets and are never shown)."""
+        return self.url
+
+
+Upstream: TypeAlias = StdioUpstream | HttpUpstream
+"""Where the upstream server is."""
+
+
+@dataclass(frozen=True)
+class ProxyConfig:
+    """Everything a proxy session needs: where the upstream is, which rules apply, and the limits."""
+
+    upstream: Upstream
+    rules: tuple[Rule, ...] = ()
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    max_pending: int = DEFAULT_MAX_PENDING
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT
+
+    def __post_init__(self) -> None:
+        for name in ("request_timeout", "session_idle_timeout"):
+            value = getattr(self, name)
+            if value is None and name == "session_idle_timeout":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+                raise InvalidInput(f"{name} must be a positive number of seconds", value=value)
+        for name in ("max_message_bytes", "max_pending", "max_sessions"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise InvalidInput(f"{name} must be a positive integer", value=value)
+        if not isinstance(self.upstream, (StdioUpstream, HttpUpstream)):
+            raise InvalidInput("upstream must be a StdioUpstream or an HttpUpstream", value=self.upstream)
+
+
+def stdio_upstream(
+    argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> StdioUpstream:
+    """The upstream for a command line such as `["node", "server.js", "stdio"]`.
+
+    Raises:
+        InvalidInput: an empty command line, a non-string or over-long argument, or a NUL byte.
+    """
+    if isinstance(argv, str) or not isinstance(argv, Sequence) or not argv:
+        raise InvalidInput("the upstream command line must be a non-empty list of arguments", value=argv)
+    for argument in argv:
+        if not isinstance(argument, str) or "\x00" in argument or len(argument) > _MAX_ARGUMENT:
+            raise InvalidInput("each command-line argument must be a string without NUL bytes", value=argument)
+    if not argv[0].strip():
+        raise InvalidInput("the upstream command is empty", value=argv[0])
+    extra = dict(env or {})
+    for key, value in extra.items():
+        if not isinstance(key, str) or not isinstance(value, str) or "\x00" in key + value or "=" in key or not key:
+            raise InvalidInput("environment entries must be NAME=VALUE strings", value=key)
+    return StdioUpstream(command=argv[0], args=tuple(argv[1:]), env=MappingProxyType(extra), cwd=cwd)
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """A `Name: value` (or `Name:value`) command-line header as a pair.
+
+    Raises:
+        InvalidInput: no colon, an invalid header name, or a line break in the value.
+    """
+    if not isinstance(text, str) or ":" not in text:
+        raise InvalidInput("a header must look like Name:value", value=text)
+    name, _, value = text.partition(":")
+    name, value = name.strip(), value.strip()
+    if not _HEADER_NAME.fullmatch(name):
+        raise InvalidInput("invalid header name", value=name)
+    if any(ch in value for ch in "\r\n\x00") or len(value) > 8192:
+        raise InvalidInput("a header value must be one line of at most 8192 characters", value=value)
+    return name, value
+
+
+def http_upstream(url: str, headers: Iterable[str] | Mapping[str, str] = ()) -> HttpUpstream:
+    """The upstream at an `http://` or `https://` URL, with headers given as `Name:value` strings or a mapping.
+
+    Raises:
+        InvalidInput: not an http(s) URL, or a malformed or repeated header.
+    """
+    if not isinstance(url, str) or not _URL.fullmatch(url):
+        raise InvalidInput("the upstream URL must start with http:// or https://", value=url)
+    pairs = list(headers.items()) if isinstance(headers, Mapping) else [parse_header(text) for text in headers]
+    if len(pairs) > MAX_HEADERS:
+        raise InvalidInput(f"at most {MAX_HEADERS} headers", value=len(pairs))
+    out: dict[str, str] = {}
+    for name, value in pairs:
+        checked_name, checked_value = parse_header(f"{name}:{value}")
+        if checked_name.lower() in (key.lower() for key in out):
+            raise InvalidInput("a header is given twice", value=checked_name)
+        out[checked_name] = checked_value
+    return HttpUpstream(url=url, headers=MappingProxyType(out))
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (IPv6 hosts in brackets, `[::1]:8000`) as a pair; port 0 asks for any free port.
+
+    Raises:
+        InvalidInput: no port, a port outside 0-65535, or an empty host.
+    """
+    if not isinstance(text, str) or ":" not in text or len(text) > 300:
+        raise InvalidInput("--listen needs HOST:PORT, for example 127.0.0.1:8000", value=text)
+    host, _, port_text = text.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise InvalidInput("--listen needs HOST:PORT with a port from 0 to 65535", value=text)
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names this machine only (`localhost`, 127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def build_rules(rule_files: Sequence[str] = (), disabled: Sequence[str] = ()) -> tuple[Rule, ...]:
+    """The bundled rules merged with `rule_files`, then with the rule ids in `disabled` switched off.
+
+    Raises:
+        CatalogError: a rule file is unreadable or invalid, or a disabled id names no rule.
+    """
+    overlay = RuleFile(origin="--disable", rules=(), disabled=tuple(disabled))
+    return merge_rules(load_rules(*rule_files), overlay)
+
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "DEFAULT_MAX_PENDING",
+    "DEFAULT_MAX_SESSIONS",
+    "DEFAULT_REQUEST_TIMEOUT",
+    "DEFAULT_SESSION_IDLE_TIMEOUT",
+    "HttpUpstream",
+    "MAX_HEADERS",
+    "MCP_PATH",
+    "ProxyConfig",
+    "StdioUpstream",
+    "Upstream",
+    "build_rules",
+    "http_upstream",
+    "is_loopback",
+    "parse_header",
+    "parse_listen",
+    "stdio_upstream",
+]

@@ -1,0 +1,138 @@
+"""The JSON-RPC errors the proxy itself answers with, worded so a person knows what happened upstream.
+
+An upstream that exits, drops the connection, floods or stalls must never leave a client waiting: each request in
+flight gets one of these errors instead. Pure values; the relay sends them.
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+CONNECTION_CLOSED = -32000
+"""The upstream went away before answering (the code the MCP SDKs use for a closed connection)."""
+
+REQUEST_TIMEOUT = -32001
+"""The upstream did not answer in time (the code the MCP SDKs use for a request timeout)."""
+
+PROXY_OVERLOADED = -32010
+"""Too many requests in flight on one session."""
+
+PARSE_ERROR = -32700
+"""A client message that is not JSON-RPC (or is too large to read)."""
+
+PREFIX = "hostcompat proxy: "
+MAX_STDERR_TAIL = 2000
+"""The most characters of the upstream's last stderr output quoted in an error."""
+
+
+class ErrorObject(TypedDict, total=False):
+    """A JSON-RPC error object: `code`, `message` and optional `data`."""
+
+    code: int
+    message: str
+    data: Any
+
+
+@dataclass(frozen=True)
+class UpstreamEnd:
+    """How an upstream session ended: a sentence for people, plus the exit status and stderr when known."""
+
+    summary: str
+    exit_code: int | None = None
+    stderr_tail: str = ""
+
+    def data(self) -> dict[str, Any]:
+        """The structured part of the error (`data`), for programs."""
+        out: dict[str, Any] = {"reason": self.summary}
+        if self.exit_code is not None:
+            out["exitCode"] = self.exit_code
+        if self.stderr_tail:
+            out["stderr"] = self.stderr_tail
+        return out
+
+
+def describe_exit(returncode: int | None) -> str:
+    """`exited with code 3`, `was killed by SIGKILL`, or `closed its output but is still running`."""
+    if returncode is None:
+        return "closed its output but is still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"was killed by {name}"
+    return f"exited with code {returncode}"
+
+
+def process_ended(command: str, returncode: int | None, stderr_tail: str = "") -> UpstreamEnd:
+    """The end of a stdio upstream, from its exit status (None: still running) and the tail of its stderr."""
+    tail = stderr_tail.strip()[-MAX_STDERR_TAIL:]
+    return UpstreamEnd(f"the upstream server ({command}) {describe_exit(returncode)}", returncode, tail)
+
+
+def connection_ended(url: str, problem: str = "") -> UpstreamEnd:
+    """The end of an HTTP upstream: the connection failed or was closed, and why if known."""
+    because = f": {problem}" if problem else ""
+    return UpstreamEnd(f"the connection to the upstream server ({url}) was lost{because}")
+
+
+def oversized(limit: int) -> UpstreamEnd:
+    """The end of an upstream that sent a message over the size limit."""
+    return UpstreamEnd(f"the upstream server sent a message over {limit} bytes, so the proxy closed the session")
+
+
+def ended_error(method: str, end: UpstreamEnd) -> ErrorObject:
+    """The error for a request in flight when the upstream ended."""
+    message = f"{PREFIX}{end.summary} before answering {method}"
+    if end.stderr_tail:
+        last_line = end.stderr_tail.splitlines()[-1][:300]
+        message += f" (last stderr line: {last_line})"
+    return {"code": CONNECTION_CLOSED, "message": message, "data": end.data()}
+
+
+def timeout_error(method: str, seconds: float) -> ErrorObject:
+    """The error for a request the upstream left unanswered, with no progress, for `seconds`."""
+    message = (
+        f"{PREFIX}the upstream server did not answer {method} within {seconds:g} s and sent no progress; "
+        "the request was cancelled upstream"
+    )
+    return {"code": REQUEST_TIMEOUT, "message": message, "data": {"reason": "timeout", "seconds": seconds}}
+
+
+def overloaded_error(method: str, limit: int) -> ErrorObject:
+    """The error for a request over the session's limit of requests in flight."""
+    message = f"{PREFIX}{limit} requests are already in flight on this session; {method} was not sent upstream"
+    return {"code": PROXY_OVERLOADED, "message": message, "data": {"reason": "overloaded", "limit": limit}}
+
+
+def unreadable_error(problem: str) -> ErrorObject:
+    """The error (with a null id) for a client message the proxy could not read."""
+    return {"code": PARSE_ERROR, "message": f"{PREFIX}{problem}"}
+
+
+def cancel_params(request_id: int | str, reason: str) -> dict[str, Any]:
+    """The params of the `notifications/cancelled` the proxy sends upstream for a request it gave up on."""
+    return {"requestId": request_id, "reason": f"{PREFIX}{reason}"}
+
+
+__all__ = [
+    "CONNECTION_CLOSED",
+    "ErrorObject",
+    "MAX_STDERR_TAIL",
+    "PARSE_ERROR",
+    "PREFIX",
+    "PROXY_OVERLOADED",
+    "REQUEST_TIMEOUT",
+    "UpstreamEnd",
+    "cancel_params",
+    "connection_ended",
+    "describe_exit",
+    "ended_error",
+    "overloaded_error",
+    "oversized",
+    "process_ended",
+    "timeout_error",
+    "unreadable_error",
+]

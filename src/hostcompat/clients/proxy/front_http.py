@@ -1,0 +1,204 @@
+"""The streamable HTTP front: an ASGI app where each MCP session (`Mcp-Session-Id`) is one front session.
+
+Each session runs on the SDK's `StreamableHTTPServerTransport` and is relayed to its own upstream session, so two
+clients never share a profile, a rename map or an upstream connection. Requests are bounded in size, and when the
+proxy listens on loopback, Host and Origin headers are checked against DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+from uuid import uuid4
+
+import anyio
+from anyio.abc import TaskGroup, TaskStatus
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, StreamableHTTPServerTransport
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
+from hostcompat.clients.proxy.links import FrontLink, UpstreamOpener
+from hostcompat.clients.proxy.relay import ProxySession
+
+logger = logging.getLogger(__name__)
+
+DEAD_SESSION_LINGER = 30.0
+"""Seconds a session whose upstream died keeps answering with that error before it is closed (then the client's
+next request gets 404 and it starts a new session, with a new upstream)."""
+
+
+def loopback_security(port: int) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a proxy on loopback: only loopback Host and Origin headers are accepted."""
+    hosts = ["127.0.0.1", "localhost", "[::1]"]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{host}:{port}" for host in hosts] + hosts,
+        allowed_origins=[f"http://{host}:{port}" for host in hosts],
+    )
+
+
+async def _reply(send: Send, status: int, code: int | None, message: str, data: Any = None) -> None:
+    """A bare HTTP response with a JSON-RPC error body (or no body when `code` is None)."""
+    body = b""
+    headers = [(b"content-type", b"application/json")]
+    if code is not None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+@dataclass
+class _Session:
+    """One front session: its transport and how many GET streams the client holds open on it."""
+
+    transport: StreamableHTTPServerTransport
+    open_streams: int = 0
+
+
+class ProxyHttpApp:
+    """The ASGI app of the HTTP front. Use inside `async with app.running():`, which owns the sessions' tasks.
+
+    `upstream` opens each session's upstream instead of the one `config` describes (an in-process server).
+    """
+
+    def __init__(
+        self,
+        config: ProxyConfig,
+        *,
+        security: TransportSecuritySettings | None = None,
+        stderr: BinaryIO | None = None,
+        upstream: UpstreamOpener | None = None,
+    ) -> None:
+        self.config = config
+        self._security = security
+        self._stderr = stderr
+        self._upstream = upstream
+        self._sessions: dict[str, _Session] = {}
+        self._group: TaskGroup | None = None
+        self.asgi: ASGIApp = RequestBodyLimitMiddleware(self._handle, config.max_message_bytes)
+
+    @property
+    def session_count(self) -> int:
+        """Front sessions open now."""
+        return len(self._sessions)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve sessions while inside; on exit every session is closed and its upstream stopped."""
+        async with anyio.create_task_group() as group:
+            self._group = group
+            try:
+                yield
+            finally:
+                await self.close_all()
+                self._group = None
+                group.cancel_scope.cancel()
+
+    async def close_all(self) -> None:
+        """Close every session (its client gets 404 from now on) and so stop every upstream."""
+        for session_id, session in list(self._sessions.items()):
+            await self._discard(session_id, session)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.asgi(scope, receive, send)
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"].rstrip("/") != MCP_PATH:
+            await _reply(send, 404, None, "")
+            return
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
+        if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            supported = list(HANDSHAKE_PROTOCOL_VERSIONS)
+            message = f"this proxy's HTTP front speaks the initialize handshake ({', '.join(supported)}); use stdio"
+            data = {"supported": supported, "requested": version[:64]}
+            await _reply(send, 400, UNSUPPORTED_PROTOCOL_VERSION, message, data)
+            return
+        session_id = headers.get(MCP_SESSION_ID_HEADER)
+        if session_id is None:
+            await self._open(scope, receive, send)
+            return
+        session = self._sessions.get(session_id)
+        if session is None:
+            await _reply(send, 404, INVALID_REQUEST, "Session not found")
+            return
+        is_stream = scope["method"] == "GET"
+        session.open_streams += is_stream
+        try:
+            await session.transport.handle_request(scope, receive, send)
+        finally:
+            session.open_streams -= is_stream
+        if session.transport.is_terminated:
+            await self._discard(session_id, session)
+
+    async def _open(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._group is None:
+            await _reply(send, 503, INTERNAL_ERROR, "The proxy is not running")
+            return
+        if len(self._sessions) >= self.config.max_sessions:
+            await _reply(send, 503, INTERNAL_ERROR, f"Too many open sessions ({self.config.max_sessions})")
+            return
+        session_id = uuid4().hex
+        transport = StreamableHTTPServerTransport(
+            mcp_session_id=session_id, security_settings=self._security, idle_timeout=self.config.session_idle_timeout
+        )
+        session = _Session(transport)
+        self._sessions[session_id] = session
+        status: list[int] = []
+
+        async def watch(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        try:
+            await self._group.start(self._run, session_id, session)
+            await transport.handle_request(scope, receive, watch)
+        finally:
+            if not status or status[0] >= 400:
+                await self._discard(session_id, session)
+
+    async def _run(self, session_id: str, session: _Session, *, task_status: TaskStatus[None]) -> None:
+        try:
+            async with session.transport.connect() as (read, write):
+                task_status.started()
+                front = FrontLink(
+                    read,
+                    write,
+                    standalone_stream=lambda: session.open_streams > 0,
+                    answers_unreadable=False,
+                    drains_on_close=False,
+                )
+                relay = ProxySession(self.config, front, stderr=self._stderr, upstream=self._upstream)
+                idle = session.transport.idle_scope or anyio.CancelScope()
+                with idle:
+                    end = await relay.run()
+                    if end is not None:
+                        with anyio.move_on_after(DEAD_SESSION_LINGER):
+                            await relay.answer_until_closed(end)
+                if idle.cancelled_caught:
+                    logger.info("session %s closed after %s s idle", session_id, self.config.session_idle_timeout)
+        finally:
+            await self._discard(session_id, session)
+
+    async def _discard(self, session_id: str, session: _Session) -> None:
+        self._sessions.pop(session_id, None)
+        if not session.transport.is_terminated:
+            with anyio.CancelScope(shield=True):
+                await session.transport.terminate()
+
+
+__all__ = ["DEAD_SESSION_LINGER", "ProxyHttpApp", "loopback_security"]

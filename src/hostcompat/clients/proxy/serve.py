@@ -1,0 +1,147 @@
+"""Run a proxy: on stdio (one session, for a host that starts the proxy as its server) or on streamable HTTP.
+
+`run_stdio_proxy` returns an exit code (1 when the upstream died, as the server itself would have stopped);
+`HttpProxyServer` listens on a socket until stopped and reports the URL it serves.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, BinaryIO
+
+import anyio
+
+from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, is_loopback
+from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
+from hostcompat.clients.proxy.front_stdio import open_stdio_front
+from hostcompat.clients.proxy.links import UpstreamOpener
+from hostcompat.clients.proxy.relay import ProxySession
+from hostcompat.errors import InvalidInput
+
+SHUTDOWN_GRACE = 2.0
+"""Seconds the HTTP server waits for open connections when it stops."""
+
+
+def _stderr() -> BinaryIO | None:
+    return getattr(sys.stderr, "buffer", None)
+
+
+async def run_stdio_proxy(
+    config: ProxyConfig, *, stdin: int = 0, stdout: int = 1, upstream: UpstreamOpener | None = None
+) -> int:
+    """Relay the client on stdin/stdout to the upstream until either side ends; 0 if the client left, else 1."""
+    async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
+        end = await ProxySession(config, front, stderr=_stderr(), upstream=upstream).run()
+    if end is not None:
+        sys.stderr.write(f"hostcompat proxy: {end.summary}\n")
+    return 0 if end is None else 1
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on `host:port` (port 0: any free port).
+
+    Raises:
+        InvalidInput: the address cannot be bound (in use, not local, no permission).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        raise InvalidInput(f"cannot listen on {host}:{port}: {error}", value=f"{host}:{port}") from error
+    sock.setblocking(False)
+    return sock
+
+
+def _server_class() -> type[Any]:
+    import uvicorn
+
+    class QuietServer(uvicorn.Server):
+        """uvicorn without its signal handlers (the proxy installs its own, to close sessions first)."""
+
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    return QuietServer
+
+
+class HttpProxyServer:
+    """The proxy's HTTP front on a bound socket: `url` is where clients connect, `stop()` ends it.
+
+    uvicorn's own signal handling is switched off: on SIGINT or SIGTERM (when `serve(handle_signals=True)` runs in
+    the main thread) the proxy closes every session and stops its upstreams before it stops listening.
+    """
+
+    def __init__(
+        self,
+        config: ProxyConfig,
+        sock: socket.socket,
+        *,
+        stderr: BinaryIO | None = None,
+        upstream: UpstreamOpener | None = None,
+    ) -> None:
+        import uvicorn
+
+        self.sock = sock
+        host, port = sock.getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown}:{port}{MCP_PATH}"
+        security = loopback_security(port) if is_loopback(host) else None
+        self.app = ProxyHttpApp(config, security=security, stderr=stderr, upstream=upstream)
+        settings = uvicorn.Config(
+            self.app.asgi,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=int(SHUTDOWN_GRACE),
+        )
+        self._server = _server_class()(settings)
+
+    async def serve(self, *, handle_signals: bool = False) -> None:
+        """Serve until `stop()`, or until SIGINT or SIGTERM if `handle_signals` (main thread only)."""
+        async with self.app.running(), anyio.create_task_group() as group:
+            if handle_signals:
+                group.start_soon(self._stop_on_signal)
+            await self._server.serve(sockets=[self.sock])
+            group.cancel_scope.cancel()
+
+    async def _stop_on_signal(self) -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                await self.stop()
+                return
+
+    async def stop(self) -> None:
+        """Close every session (stopping their upstreams) and stop listening."""
+        await self.app.close_all()
+        self._server.should_exit = True
+
+
+@asynccontextmanager
+async def http_proxy(
+    config: ProxyConfig,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    stderr: BinaryIO | None = None,
+    upstream: UpstreamOpener | None = None,
+) -> AsyncIterator[HttpProxyServer]:
+    """An HTTP proxy serving in the background while inside (for tests and embedding)."""
+    server = HttpProxyServer(config, bind(host, port), stderr=stderr, upstream=upstream)
+    async with anyio.create_task_group() as group:
+        group.start_soon(server.serve)
+        try:
+            yield server
+        finally:
+            await server.stop()
+
+
+__all__ = ["HttpProxyServer", "SHUTDOWN_GRACE", "bind", "http_proxy", "run_stdio_proxy"]

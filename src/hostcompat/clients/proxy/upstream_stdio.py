@@ -1,0 +1,177 @@
+"""The upstream leg to a server run as a subprocess: newline-delimited JSON-RPC over its stdin and stdout.
+
+Unlike the SDK's `stdio_client`, this leg keeps hold of the process, so when the server dies the client can be told
+its exit code and last stderr line; and it bounds the size of each message the server sends.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import BinaryIO
+
+import anyio
+from anyio.abc import ByteReceiveStream, Process
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+
+from hostcompat.clients.proxy.config import StdioUpstream
+from hostcompat.clients.proxy.failures import MAX_STDERR_TAIL, UpstreamEnd, oversized, process_ended
+from hostcompat.clients.proxy.lines import LineBuffer, Oversized
+from hostcompat.clients.proxy.links import UpstreamLink
+from hostcompat.clients.proxy.wire import encode, parse_line
+
+READ_CHUNK = 65_536
+WRITE_BATCH = 64
+"""The most queued messages written to the server in one system call (and the queue's length)."""
+EXIT_GRACE = 2.0
+"""Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
+
+
+class _StderrTail:
+    """Copies the server's stderr to ours and keeps its last few thousand bytes for error messages."""
+
+    def __init__(self, sink: BinaryIO | None) -> None:
+        self._sink = sink
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self.done = anyio.Event()
+
+    async def pump(self, stream: ByteReceiveStream) -> None:
+        try:
+            async for chunk in stream:
+                if self._sink is not None:
+                    with suppress(OSError, ValueError):
+                        self._sink.write(chunk)
+                        self._sink.flush()
+                self._chunks.append(chunk)
+                self._size += len(chunk)
+                while self._size - len(self._chunks[0]) >= MAX_STDERR_TAIL and len(self._chunks) > 1:
+                    self._size -= len(self._chunks.popleft())
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass
+        finally:
+            self.done.set()
+
+    def text(self) -> str:
+        return b"".join(self._chunks)[-MAX_STDERR_TAIL:].decode("utf-8", "replace")
+
+
+async def _read_messages(
+    stdout: ByteReceiveStream, sink: MemoryObjectSendStream[SessionMessage | Exception], max_bytes: int
+) -> UpstreamEnd | None:
+    """Pump stdout into `sink`; the end to report instead of the exit status (a message too large), or None."""
+    lines = LineBuffer(max_bytes)
+    async with sink:
+        try:
+            async for chunk in stdout:
+                for line in lines.feed(chunk):
+                    if isinstance(line, Oversized):
+                        return oversized(max_bytes)
+                    if line.strip():
+                        await sink.send(parse_line(line))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass
+    return None
+
+
+async def _write_messages(stdin: anyio.abc.ByteSendStream, source: MemoryObjectReceiveStream[SessionMessage]) -> None:
+    async with source:
+        try:
+            async for item in source:
+                batch = [encode(item.message)]
+                with suppress(anyio.WouldBlock, anyio.EndOfStream):
+                    while len(batch) < WRITE_BATCH:  # what is already queued goes out in the same write
+                        batch.append(encode(source.receive_nowait().message))
+                await stdin.send(b"".join(batch))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, OSError):
+            pass  # the server is gone; its stdout ends too, and the relay reports why
+
+
+async def _wait_exit(process: Process, seconds: float) -> int | None:
+    with anyio.move_on_after(seconds):
+        return await process.wait()
+    return process.returncode
+
+
+async def _stop(process: Process) -> None:
+    """Close stdin, give the server a moment, then end its whole process group."""
+    if process.stdin is not None:
+        with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await process.stdin.aclose()
+    if await _wait_exit(process, EXIT_GRACE) is not None:
+        return
+    if sys.platform == "win32":  # pragma: no cover - the proxy is exercised on POSIX
+        process.kill()
+    else:
+        from mcp.os.posix.utilities import terminate_posix_process_tree
+
+        await terminate_posix_process_tree(process, EXIT_GRACE)
+    await _wait_exit(process, EXIT_GRACE)
+
+
+@asynccontextmanager
+async def open_stdio_upstream(
+    target: StdioUpstream, max_bytes: int, *, stderr: BinaryIO | None = None
+) -> AsyncIterator[UpstreamLink]:
+    """Start the server and yield its link; on exit, stop it (stdin closed, then SIGTERM, then SIGKILL).
+
+    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly.
+    Its stderr is copied to `stderr` (None: dropped) and its tail quoted when it dies.
+
+    Raises:
+        OSError: the command cannot be started.
+    """
+    process = await anyio.open_process(
+        [target.command, *target.args],
+        env={**os.environ, **target.env},
+        cwd=target.cwd,
+        start_new_session=sys.platform != "win32",
+    )
+    stdin, stdout, stderr_pipe = process.stdin, process.stdout, process.stderr
+    assert stdin is not None and stdout is not None and stderr_pipe is not None  # open_process pipes all three
+    to_relay, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_server, from_relay = anyio.create_memory_object_stream[SessionMessage](WRITE_BATCH)
+    tail = _StderrTail(stderr)
+    verdict: list[UpstreamEnd | None] = []
+    reading_done = anyio.Event()
+
+    async def read() -> None:
+        try:
+            verdict.append(await _read_messages(stdout, to_relay, max_bytes))
+        finally:
+            reading_done.set()
+
+    async def ended() -> UpstreamEnd:
+        await reading_done.wait()
+        if verdict and verdict[0] is not None:
+            return verdict[0]
+        returncode = await _wait_exit(process, EXIT_GRACE)
+        with anyio.move_on_after(EXIT_GRACE):
+            await tail.done.wait()
+        return process_ended(target.describe(), returncode, tail.text())
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(read)
+            group.start_soon(_write_messages, stdin, from_relay)
+            group.start_soon(tail.pump, stderr_pipe)
+            try:
+                yield UpstreamLink(from_server, to_server, ended, stamps_protocol_version=False)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    to_server.close()
+                    from_server.close()
+                    await _stop(process)
+                group.cancel_scope.cancel()
+                to_relay.close()
+                from_relay.close()
+    finally:
+        with anyio.CancelScope(shield=True), suppress(OSError):
+            await process.aclose()
+
+
+__all__ = ["EXIT_GRACE", "open_stdio_upstream"]

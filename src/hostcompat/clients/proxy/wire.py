@@ -1,0 +1,70 @@
+"""JSON-RPC envelopes on and off the wire, through the MCP SDK's own envelope models.
+
+Only the envelope is modelled (`jsonrpc`, `id`, `method`, `error`); `params` and `result` stay plain dicts, so
+unknown fields and `_meta` cross the proxy exactly as the peer sent them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
+from mcp.shared.message import ClientMessageMetadata, ServerMessageMetadata, SessionMessage
+from mcp_types import ErrorData, JSONRPCError, JSONRPCMessage, JSONRPCNotification, jsonrpc_message_adapter
+from pydantic import ValidationError
+
+from hostcompat.clients.proxy.failures import ErrorObject
+from hostcompat.errors import ProbeError
+
+
+def parse_line(line: bytes) -> SessionMessage | Exception:
+    """One JSON-RPC message from one line of a stdio stream, or the error saying why it is not one."""
+    try:
+        return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except (ValidationError, ValueError) as error:
+        preview = line[:120].decode("utf-8", "replace")
+        return ProbeError(f"not a JSON-RPC message ({type(error).__name__}): {preview!r}", value=preview)
+
+
+def encode(message: JSONRPCMessage) -> bytes:
+    """The line (with its newline) that carries `message` on a stdio stream."""
+    return message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8") + b"\n"
+
+
+def error_message(request_id: int | str | None, error: ErrorObject) -> JSONRPCError:
+    """A JSON-RPC error response for `request_id` (None for a message whose id could not be read)."""
+    fields: dict[str, Any] = {"code": error["code"], "message": error["message"]}
+    if "data" in error:
+        fields["data"] = error["data"]
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**fields))
+
+
+def notification(method: str, params: dict[str, Any]) -> JSONRPCNotification:
+    """A JSON-RPC notification."""
+    return JSONRPCNotification(jsonrpc="2.0", method=method, params=params)
+
+
+def to_client(message: JSONRPCMessage, related_request_id: int | str | None = None) -> SessionMessage:
+    """`message` framed for a front transport; `related_request_id` routes it onto that request's HTTP stream."""
+    if related_request_id is None:
+        return SessionMessage(message)
+    return SessionMessage(message, metadata=ServerMessageMetadata(related_request_id=related_request_id))
+
+
+def to_server(message: JSONRPCMessage, protocol_version: str | None, stamp: bool) -> SessionMessage:
+    """`message` framed for an upstream transport; HTTP upstreams get the negotiated protocol version header."""
+    if not stamp or protocol_version is None:
+        return SessionMessage(message)
+    return SessionMessage(
+        message, metadata=ClientMessageMetadata(headers={MCP_PROTOCOL_VERSION_HEADER: protocol_version})
+    )
+
+
+__all__ = [
+    "encode",
+    "error_message",
+    "notification",
+    "parse_line",
+    "to_client",
+    "to_server",
+]
