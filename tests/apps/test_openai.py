@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE
 from hostcompat.apps.meta import (
     ResourceCSP,
-    ResourcePermissions,
     ResourceUI,
     ToolUI,
     get_resource_ui,
@@ -29,8 +28,6 @@ from hostcompat.apps.openai import (
     OPENAI_WIDGET_DESCRIPTION,
     OPENAI_WIDGET_DOMAIN,
     OPENAI_WIDGET_PREFERS_BORDER,
-    OpenAIConflict,
-    Untranslated,
     dual_tool_meta,
     mime_type_for_mcp,
     mime_type_for_openai,
@@ -39,14 +36,11 @@ from hostcompat.apps.openai import (
     resource_ui_from_openai,
     tool_openai_from_ui,
     tool_ui_from_openai,
-    untranslated_openai_keys,
-    untranslated_ui_keys,
     with_openai_resource_meta,
     with_openai_tool_meta,
 )
 from hostcompat.errors import HostCompatError, InvalidOpenAIMeta, InvalidUIMeta, InvalidUIURI
-
-URI = "ui://widget/board.html"
+from tests.apps.openai_strategies import MCP_RESOURCE_UI, OPENAI_RESOURCE_META, URI, domain_lists, metas
 
 
 def test_key_constants_are_the_apps_sdk_spellings() -> None:
@@ -144,27 +138,6 @@ def test_converting_a_non_tool_ui_is_an_invalid_ui_meta_error() -> None:
 
 # --- resource rows -------------------------------------------------------------------------------------
 
-OPENAI_RESOURCE_META = {
-    OPENAI_WIDGET_CSP: {
-        "connect_domains": ["https://api.example"],
-        "resource_domains": ["https://cdn.example"],
-        "frame_domains": ["https://embed.example"],
-        "redirect_domains": ["https://checkout.example"],
-    },
-    OPENAI_WIDGET_DOMAIN: "https://board.example",
-    OPENAI_WIDGET_PREFERS_BORDER: False,
-}
-MCP_RESOURCE_UI = ResourceUI(
-    csp=ResourceCSP(
-        connect_domains=("https://api.example",),
-        resource_domains=("https://cdn.example",),
-        frame_domains=("https://embed.example",),
-    ),
-    link_trusted_domains=("https://checkout.example",),
-    domain="https://board.example",
-    prefers_border=False,
-)
-
 
 def test_openai_resource_keys_become_csp_link_trusted_domains_domain_and_border() -> None:
     assert resource_ui_from_openai(OPENAI_RESOURCE_META) == MCP_RESOURCE_UI
@@ -191,47 +164,6 @@ def test_a_resource_without_openai_resource_keys_has_no_openai_ui() -> None:
     assert resource_ui_from_openai(None) is None
     assert resource_ui_from_openai({OPENAI_WIDGET_DESCRIPTION: "A board"}) is None
     assert resource_openai_from_ui(ResourceUI(content_hash="sha256:00")) == {}
-
-
-def test_mcp_only_fields_are_not_written_and_are_reported() -> None:
-    ui = ResourceUI(
-        csp=ResourceCSP(base_uri_domains=("https://base.example",), wasm_unsafe_eval=True),
-        permissions=ResourcePermissions(camera=True),
-    )
-    out = resource_openai_from_ui(ui)
-    assert out == {OPENAI_WIDGET_CSP: {"connect_domains": [], "resource_domains": []}}
-    assert [note.key for note in untranslated_ui_keys(ui)] == [
-        "ui.csp.baseUriDomains",
-        "ui.csp.wasmUnsafeEval",
-        "ui.permissions",
-    ]
-    assert untranslated_ui_keys(MCP_RESOURCE_UI) == []
-    assert untranslated_ui_keys(ToolUI(visibility=("model", "agent"))) == [
-        Untranslated("ui.visibility", "audiences other than model/app", ["agent"])
-    ]
-
-
-def test_keys_without_equivalent_are_reported_and_mapped_keys_are_not() -> None:
-    meta = {
-        OPENAI_OUTPUT_TEMPLATE: URI,
-        OPENAI_INVOKING: "Searching…",
-        OPENAI_INVOKED: "Done",
-        OPENAI_WIDGET_DESCRIPTION: "A kanban board",
-        OPENAI_FILE_PARAMS: ["upload"],
-        OPENAI_WIDGET_CSP: {"connect_domains": [], "script_domains": ["https://x"]},
-        "openai/resultCanProduceWidget": True,
-        "vendor/other": 1,
-    }
-    notes = untranslated_openai_keys(meta)
-    assert [(note.key, note.value) for note in notes] == [
-        (OPENAI_INVOKING, "Searching…"),
-        (OPENAI_INVOKED, "Done"),
-        (OPENAI_WIDGET_DESCRIPTION, "A kanban board"),
-        (OPENAI_FILE_PARAMS, ["upload"]),
-        (f"{OPENAI_WIDGET_CSP}.script_domains", ["https://x"]),
-        ("openai/resultCanProduceWidget", True),
-    ]
-    assert all(note.reason for note in notes)
 
 
 def test_widget_description_survives_adding_the_openai_keys() -> None:
@@ -301,13 +233,6 @@ def test_wrong_resource_keys_raise_invalid_openai_meta_with_the_value(meta: Any,
 def test_too_many_domains_are_refused() -> None:
     with pytest.raises(InvalidOpenAIMeta, match="at most"):
         resource_ui_from_openai({OPENAI_WIDGET_CSP: {"connect_domains": ["https://a"] * 5000}})
-
-
-def test_wrong_unmapped_keys_raise_too() -> None:
-    with pytest.raises(InvalidOpenAIMeta):
-        untranslated_openai_keys({OPENAI_WIDGET_DESCRIPTION: {"text": "x"}})
-    with pytest.raises(InvalidOpenAIMeta):
-        untranslated_openai_keys({OPENAI_FILE_PARAMS: "upload"})
 
 
 def test_passing_a_whole_tool_instead_of_its_meta_is_refused() -> None:
@@ -442,89 +367,8 @@ def test_dual_tool_meta_rejects_a_bad_uri_and_an_unknown_audience() -> None:
     assert caught.value.value == ["model", "agent"]
 
 
-# --- conflicts -----------------------------------------------------------------------------------------
-
-
-def conflict_keys(meta: dict[str, Any]) -> list[str]:
-    return [conflict.openai_key for conflict in openai_conflicts(meta)]
-
-
-@pytest.mark.parametrize(
-    ("meta", "expected"),
-    [
-        ({"ui": {"resourceUri": URI}, OPENAI_WIDGET_ACCESSIBLE: False}, [OPENAI_WIDGET_ACCESSIBLE]),
-        ({"ui": {"visibility": ["model"]}, OPENAI_WIDGET_ACCESSIBLE: True}, [OPENAI_WIDGET_ACCESSIBLE]),
-        ({"ui": {"visibility": ["model", "app"]}, OPENAI_VISIBILITY: "private"}, [OPENAI_VISIBILITY]),
-        ({"ui": {"visibility": ["app"]}, OPENAI_VISIBILITY: "public"}, [OPENAI_VISIBILITY]),
-        ({"ui/resourceUri": URI, OPENAI_OUTPUT_TEMPLATE: "ui://other"}, [OPENAI_OUTPUT_TEMPLATE]),
-        ({"ui": {}, OPENAI_WIDGET_CSP: {"frame_domains": ["https://f"]}}, [f"{OPENAI_WIDGET_CSP}.frame_domains"]),
-        (
-            {"ui": {"linkTrustedDomains": ["https://a"]}, OPENAI_WIDGET_CSP: {"redirect_domains": ["https://b"]}},
-            [f"{OPENAI_WIDGET_CSP}.redirect_domains"],
-        ),
-        ({"ui": {"domain": "a.example"}, OPENAI_WIDGET_DOMAIN: "b.example"}, [OPENAI_WIDGET_DOMAIN]),
-        ({"ui": {"prefersBorder": True}, OPENAI_WIDGET_PREFERS_BORDER: False}, [OPENAI_WIDGET_PREFERS_BORDER]),
-    ],
-)
-def test_conflicts_name_each_disagreement(meta: dict[str, Any], expected: list[str]) -> None:
-    assert conflict_keys(meta) == expected
-    assert all(isinstance(conflict, OpenAIConflict) for conflict in openai_conflicts(meta))
-
-
-@pytest.mark.parametrize(
-    "meta",
-    [
-        {},
-        {OPENAI_OUTPUT_TEMPLATE: URI, OPENAI_WIDGET_ACCESSIBLE: False},
-        {"ui": {"resourceUri": URI}},
-        {"ui": {"resourceUri": URI}, OPENAI_OUTPUT_TEMPLATE: URI, OPENAI_WIDGET_ACCESSIBLE: True},
-        {
-            "ui": {"csp": {"connectDomains": ["https://a", "https://b"]}},
-            OPENAI_WIDGET_CSP: {"connect_domains": ["https://b", "https://a"]},
-        },
-        {"ui": {}, OPENAI_WIDGET_DOMAIN: "a.example", OPENAI_WIDGET_PREFERS_BORDER: True},
-    ],
-)
-def test_no_conflict_when_a_side_is_silent_or_they_agree(meta: dict[str, Any]) -> None:
-    assert openai_conflicts(meta) == []
-
-
-def test_conflicts_of_no_meta_are_empty() -> None:
-    assert openai_conflicts(None) == []
-
-
 # --- properties ----------------------------------------------------------------------------------------
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=12,
-)
-domain_lists = st.lists(st.sampled_from(["https://a.example", "https://b.example", "wss://c.example"]), max_size=3)
-plausible = {
-    OPENAI_OUTPUT_TEMPLATE: st.sampled_from([URI, "ui://other", "https://x"]),
-    OPENAI_WIDGET_ACCESSIBLE: st.booleans(),
-    OPENAI_VISIBILITY: st.sampled_from(["public", "private"]),
-    OPENAI_WIDGET_CSP: st.dictionaries(
-        st.sampled_from(["connect_domains", "resource_domains", "frame_domains", "redirect_domains", "x"]),
-        domain_lists,
-    ),
-    OPENAI_WIDGET_DOMAIN: st.text(max_size=10),
-    OPENAI_WIDGET_PREFERS_BORDER: st.booleans(),
-    OPENAI_WIDGET_DESCRIPTION: st.text(max_size=10),
-    "ui": st.fixed_dictionaries(
-        {},
-        optional={
-            "resourceUri": st.just(URI),
-            "visibility": st.lists(st.sampled_from(["model", "app"]), max_size=2, unique=True),
-            "csp": st.fixed_dictionaries({}, optional={"connectDomains": domain_lists, "frameDomains": domain_lists}),
-            "domain": st.text(max_size=10),
-            "prefersBorder": st.booleans(),
-            "linkTrustedDomains": domain_lists,
-        },
-    ),
-}
-metas = st.fixed_dictionaries({}, optional={key: strategy | json_values for key, strategy in plausible.items()})
 tool_uis = st.builds(
     ToolUI,
     resource_uri=st.none() | st.just(URI),
@@ -551,8 +395,6 @@ def test_arbitrary_meta_gives_values_or_hostcompat_errors_and_is_never_mutated(m
     calls: list[tuple[Callable[[Any], object], Any]] = [
         (tool_ui_from_openai, meta),
         (resource_ui_from_openai, meta),
-        (openai_conflicts, meta),
-        (untranslated_openai_keys, meta),
         (with_openai_tool_meta, {"name": "x", "_meta": meta}),
         (with_openai_resource_meta, {"uri": URI, "_meta": meta}),
     ]

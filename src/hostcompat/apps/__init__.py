@@ -16,16 +16,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hostcompat.apps.capabilities import CapabilityDiagnosis as CapabilityDiagnosis
     from hostcompat.apps.capabilities import CapabilitySource as CapabilitySource
-    from hostcompat.apps.capabilities import DiagnosisCode as DiagnosisCode
     from hostcompat.apps.capabilities import UICapability as UICapability
     from hostcompat.apps.capabilities import client_ui_capable as client_ui_capable
-    from hostcompat.apps.capabilities import diagnose_ui_capability as diagnose_ui_capability
     from hostcompat.apps.capabilities import get_ui_capability as get_ui_capability
     from hostcompat.apps.capabilities import server_ui_capable as server_ui_capable
     from hostcompat.apps.capabilities import set_client_capability as set_client_capability
     from hostcompat.apps.capabilities import set_server_capability as set_server_capability
+    from hostcompat.apps.capability_diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
+    from hostcompat.apps.capability_diagnosis import DiagnosisCode as DiagnosisCode
+    from hostcompat.apps.capability_diagnosis import diagnose_ui_capability as diagnose_ui_capability
     from hostcompat.apps.constants import DEFAULT_VISIBILITY as DEFAULT_VISIBILITY
     from hostcompat.apps.constants import EXTENSION_ID as EXTENSION_ID
     from hostcompat.apps.constants import FALLBACK_EMBEDDED as FALLBACK_EMBEDDED
@@ -83,20 +83,20 @@ if TYPE_CHECKING:
     from hostcompat.apps.openai import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
     from hostcompat.apps.openai import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
     from hostcompat.apps.openai import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
-    from hostcompat.apps.openai import OpenAIConflict as OpenAIConflict
-    from hostcompat.apps.openai import Untranslated as Untranslated
     from hostcompat.apps.openai import dual_tool_meta as dual_tool_meta
     from hostcompat.apps.openai import mime_type_for_mcp as mime_type_for_mcp
     from hostcompat.apps.openai import mime_type_for_openai as mime_type_for_openai
-    from hostcompat.apps.openai import openai_conflicts as openai_conflicts
     from hostcompat.apps.openai import resource_openai_from_ui as resource_openai_from_ui
     from hostcompat.apps.openai import resource_ui_from_openai as resource_ui_from_openai
     from hostcompat.apps.openai import tool_openai_from_ui as tool_openai_from_ui
     from hostcompat.apps.openai import tool_ui_from_openai as tool_ui_from_openai
-    from hostcompat.apps.openai import untranslated_openai_keys as untranslated_openai_keys
-    from hostcompat.apps.openai import untranslated_ui_keys as untranslated_ui_keys
     from hostcompat.apps.openai import with_openai_resource_meta as with_openai_resource_meta
     from hostcompat.apps.openai import with_openai_tool_meta as with_openai_tool_meta
+    from hostcompat.apps.openai_reports import OpenAIConflict as OpenAIConflict
+    from hostcompat.apps.openai_reports import Untranslated as Untranslated
+    from hostcompat.apps.openai_reports import openai_conflicts as openai_conflicts
+    from hostcompat.apps.openai_reports import untranslated_openai_keys as untranslated_openai_keys
+    from hostcompat.apps.openai_reports import untranslated_ui_keys as untranslated_ui_keys
     from hostcompat.apps.resource import CONTENT_HASH_PREFIX as CONTENT_HASH_PREFIX
     from hostcompat.apps.resource import check_html_budget as check_html_budget
     from hostcompat.apps.resource import content_hash as content_hash
@@ -118,12 +118,12 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONTENT_HASH_PREFIX": ("hostcompat.apps.resource", "CONTENT_HASH_PREFIX"),
     "CSPPolicy": ("hostcompat.apps.meta", "CSPPolicy"),
-    "CapabilityDiagnosis": ("hostcompat.apps.capabilities", "CapabilityDiagnosis"),
+    "CapabilityDiagnosis": ("hostcompat.apps.capability_diagnosis", "CapabilityDiagnosis"),
     "CapabilitySource": ("hostcompat.apps.capabilities", "CapabilitySource"),
     "CompatApps": ("hostcompat.apps.server", "CompatApps"),
     "DEFAULT_CSP": ("hostcompat.apps.csp", "DEFAULT_CSP"),
     "DEFAULT_VISIBILITY": ("hostcompat.apps.constants", "DEFAULT_VISIBILITY"),
-    "DiagnosisCode": ("hostcompat.apps.capabilities", "DiagnosisCode"),
+    "DiagnosisCode": ("hostcompat.apps.capability_diagnosis", "DiagnosisCode"),
     "EXTENSION_ID": ("hostcompat.apps.constants", "EXTENSION_ID"),
     "FALLBACK_EMBEDDED": ("hostcompat.apps.constants", "FALLBACK_EMBEDDED"),
     "HandshakeExtensions": ("hostcompat.apps.server", "HandshakeExtensions"),
@@ -148,7 +148,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "OPENAI_WIDGET_DOMAIN": ("hostcompat.apps.openai", "OPENAI_WIDGET_DOMAIN"),
     "OPENAI_WIDGET_MIME_TYPE": ("hostcompat.apps.constants", "OPENAI_WIDGET_MIME_TYPE"),
     "OPENAI_WIDGET_PREFERS_BORDER": ("hostcompat.apps.openai", "OPENAI_WIDGET_PREFERS_BORDER"),
-    "OpenAIConflict": ("hostcompat.apps.openai", "OpenAIConflict"),
+    "OpenAIConflict": ("hostcompat.apps.openai_reports", "OpenAIConflict"),
     "RESOURCE_MIME_TYPE": ("hostcompat.apps.constants", "RESOURCE_MIME_TYPE"),
     "RESOURCE_UI_FIELDS": ("hostcompat.apps.meta", "RESOURCE_UI_FIELDS"),
     "RESOURCE_URI_META_KEY": ("hostcompat.apps.constants", "RESOURCE_URI_META_KEY"),
@@ -164,7 +164,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "UIURI": ("hostcompat.apps.uri", "UIURI"),
     "UI_URI_PREFIX": ("hostcompat.apps.constants", "UI_URI_PREFIX"),
     "UI_URI_SCHEME": ("hostcompat.apps.constants", "UI_URI_SCHEME"),
-    "Untranslated": ("hostcompat.apps.openai", "Untranslated"),
+    "Untranslated": ("hostcompat.apps.openai_reports", "Untranslated"),
     "build_allow_attribute": ("hostcompat.apps.csp", "build_allow_attribute"),
     "build_csp": ("hostcompat.apps.csp", "build_csp"),
     "build_embedded_fallback": ("hostcompat.apps.modes", "build_embedded_fallback"),
@@ -176,7 +176,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "content_hash": ("hostcompat.apps.resource", "content_hash"),
     "csp_source_is_valid": ("hostcompat.apps.csp", "csp_source_is_valid"),
     "decode_html_blob": ("hostcompat.apps.resource", "decode_html_blob"),
-    "diagnose_ui_capability": ("hostcompat.apps.capabilities", "diagnose_ui_capability"),
+    "diagnose_ui_capability": ("hostcompat.apps.capability_diagnosis", "diagnose_ui_capability"),
     "dual_tool_meta": ("hostcompat.apps.openai", "dual_tool_meta"),
     "embedded_html_resource": ("hostcompat.apps.resource", "embedded_html_resource"),
     "encode_html_blob": ("hostcompat.apps.resource", "encode_html_blob"),
@@ -192,7 +192,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "is_valid_ui_uri": ("hostcompat.apps.uri", "is_valid_ui_uri"),
     "mime_type_for_mcp": ("hostcompat.apps.openai", "mime_type_for_mcp"),
     "mime_type_for_openai": ("hostcompat.apps.openai", "mime_type_for_openai"),
-    "openai_conflicts": ("hostcompat.apps.openai", "openai_conflicts"),
+    "openai_conflicts": ("hostcompat.apps.openai_reports", "openai_conflicts"),
     "read_result": ("hostcompat.apps.resource", "read_result"),
     "resolve_resource_ui": ("hostcompat.apps.meta", "resolve_resource_ui"),
     "resource_openai_from_ui": ("hostcompat.apps.openai", "resource_openai_from_ui"),
@@ -208,8 +208,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "tool_openai_from_ui": ("hostcompat.apps.openai", "tool_openai_from_ui"),
     "tool_ui_from_openai": ("hostcompat.apps.openai", "tool_ui_from_openai"),
     "tool_ui_resource_uri": ("hostcompat.apps.meta", "tool_ui_resource_uri"),
-    "untranslated_openai_keys": ("hostcompat.apps.openai", "untranslated_openai_keys"),
-    "untranslated_ui_keys": ("hostcompat.apps.openai", "untranslated_ui_keys"),
+    "untranslated_openai_keys": ("hostcompat.apps.openai_reports", "untranslated_openai_keys"),
+    "untranslated_ui_keys": ("hostcompat.apps.openai_reports", "untranslated_ui_keys"),
     "validate_scoped_ui_uri": ("hostcompat.apps.uri", "validate_scoped_ui_uri"),
     "validate_ui_uri": ("hostcompat.apps.uri", "validate_ui_uri"),
     "with_openai_resource_meta": ("hostcompat.apps.openai", "with_openai_resource_meta"),

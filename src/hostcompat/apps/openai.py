@@ -1,16 +1,35 @@
 """Map OpenAI Apps SDK `openai/*` `_meta` keys to and from MCP Apps `_meta.ui`, so one declaration serves both.
 
 ChatGPT's Apps SDK reads `openai/outputTemplate`, `openai/widgetCSP` and friends; MCP Apps hosts read `_meta.ui`.
-The mapping follows the ext-apps migration guide. Keys with no counterpart are kept and reported, never dropped.
+The mapping follows the ext-apps migration guide. Keys with no counterpart are kept and reported, never dropped:
+the reports (`openai_conflicts`, `untranslated_*`) live in `openai_reports` and are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from hostcompat.apps._meta_holder import SupportsModelCopy, copied_meta, read_meta, replace_meta
+from hostcompat.apps._openai_keys import OPENAI_FILE_PARAMS as OPENAI_FILE_PARAMS
+from hostcompat.apps._openai_keys import OPENAI_INVOKED as OPENAI_INVOKED
+from hostcompat.apps._openai_keys import OPENAI_INVOKING as OPENAI_INVOKING
+from hostcompat.apps._openai_keys import OPENAI_OUTPUT_TEMPLATE as OPENAI_OUTPUT_TEMPLATE
+from hostcompat.apps._openai_keys import OPENAI_VISIBILITY as OPENAI_VISIBILITY
+from hostcompat.apps._openai_keys import OPENAI_WIDGET_ACCESSIBLE as OPENAI_WIDGET_ACCESSIBLE
+from hostcompat.apps._openai_keys import OPENAI_WIDGET_CSP as OPENAI_WIDGET_CSP
+from hostcompat.apps._openai_keys import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
+from hostcompat.apps._openai_keys import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
+from hostcompat.apps._openai_keys import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
+from hostcompat.apps._openai_keys import (
+    REDIRECT,
+    check_openai_keys,
+    expect_meta,
+    read_flag,
+    read_text,
+    read_visibility,
+    read_widget_csp,
+)
 from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE, UI_URI_PREFIX
 from hostcompat.apps.meta import (
     ResourceCSP,
@@ -20,68 +39,15 @@ from hostcompat.apps.meta import (
     get_tool_ui,
     set_tool_ui,
 )
+from hostcompat.apps.openai_reports import OpenAIConflict as OpenAIConflict
+from hostcompat.apps.openai_reports import Untranslated as Untranslated
+from hostcompat.apps.openai_reports import openai_conflicts as openai_conflicts
+from hostcompat.apps.openai_reports import untranslated_openai_keys as untranslated_openai_keys
+from hostcompat.apps.openai_reports import untranslated_ui_keys as untranslated_ui_keys
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import InvalidOpenAIMeta, InvalidUIMeta
 
-OPENAI_OUTPUT_TEMPLATE: Final = "openai/outputTemplate"
-"""Tool: the widget template's resource URI (`_meta.ui.resourceUri`)."""
-OPENAI_WIDGET_ACCESSIBLE: Final = "openai/widgetAccessible"
-"""Tool: the widget may call this tool (`"app"` in `_meta.ui.visibility`); OpenAI's default is false."""
-OPENAI_VISIBILITY: Final = "openai/visibility"
-"""Tool: `"public"` (the default) or `"private"` (`"model"` in `_meta.ui.visibility` or not)."""
-OPENAI_INVOKING: Final = "openai/toolInvocation/invoking"
-"""Tool: status text while the tool runs; MCP Apps has no equivalent."""
-OPENAI_INVOKED: Final = "openai/toolInvocation/invoked"
-"""Tool: status text once the tool is done; MCP Apps has no equivalent."""
-OPENAI_FILE_PARAMS: Final = "openai/fileParams"
-"""Tool: input fields that carry files; MCP Apps has no equivalent."""
-OPENAI_WIDGET_CSP: Final = "openai/widgetCSP"
-"""Resource: `{connect_domains, resource_domains, frame_domains?, redirect_domains?}` (`_meta.ui.csp`)."""
-OPENAI_WIDGET_DOMAIN: Final = "openai/widgetDomain"
-"""Resource: the widget's dedicated origin (`_meta.ui.domain`)."""
-OPENAI_WIDGET_PREFERS_BORDER: Final = "openai/widgetPrefersBorder"
-"""Resource: draw a border (`_meta.ui.prefersBorder`)."""
-OPENAI_WIDGET_DESCRIPTION: Final = "openai/widgetDescription"
-"""Resource: a description for the model; MCP Apps has none (a view uses `ui/update-model-context`)."""
-
-_PREFIX = "openai/"
-_MAX_DOMAINS = 1024
-_CSP_LISTS: Final = (
-    ("connect_domains", "connectDomains"),
-    ("resource_domains", "resourceDomains"),
-    ("frame_domains", "frameDomains"),
-)
-_REDIRECT = "redirect_domains"
-_TOOL_KEYS: Final = (OPENAI_OUTPUT_TEMPLATE, OPENAI_WIDGET_ACCESSIBLE, OPENAI_VISIBILITY)
-_RESOURCE_KEYS: Final = (OPENAI_WIDGET_CSP, OPENAI_WIDGET_DOMAIN, OPENAI_WIDGET_PREFERS_BORDER)
-_NO_EQUIVALENT: Final = {
-    OPENAI_INVOKING: "tool status text; MCP Apps has no equivalent yet",
-    OPENAI_INVOKED: "tool status text; MCP Apps has no equivalent yet",
-    OPENAI_WIDGET_DESCRIPTION: "no equivalent; a view can send ui/update-model-context instead",
-    OPENAI_FILE_PARAMS: "file parameters; MCP Apps has no equivalent",
-}
-
 _HolderT = TypeVar("_HolderT", bound=SupportsModelCopy)
-
-
-@dataclass(frozen=True)
-class OpenAIConflict:
-    """An `openai/*` key (or `openai/widgetCSP` entry) that disagrees with what `_meta.ui` declares."""
-
-    openai_key: str
-    ui_key: str
-    message: str
-    openai_value: Any = field(hash=False)
-    ui_value: Any = field(hash=False)
-
-
-@dataclass(frozen=True)
-class Untranslated:
-    """A key present on one side that the other side cannot express; it is kept where it is."""
-
-    key: str
-    reason: str
-    value: Any = field(hash=False)
 
 
 # --- tools ---------------------------------------------------------------------------------------------
@@ -94,10 +60,10 @@ def tool_ui_from_openai(meta: Mapping[str, Any] | None) -> ToolUI | None:
     `openai/visibility` means public (`"model"`), so the visibility is always explicit.
     Raises `InvalidOpenAIMeta` for a wrong-typed key or an output template that is not a `ui://` URI.
     """
-    values = _expect_meta(meta)
-    template = _text(values, OPENAI_OUTPUT_TEMPLATE)
-    accessible = _flag(values, OPENAI_WIDGET_ACCESSIBLE)
-    visibility = _visibility(values)
+    values = expect_meta(meta)
+    template = read_text(values, OPENAI_OUTPUT_TEMPLATE)
+    accessible = read_flag(values, OPENAI_WIDGET_ACCESSIBLE)
+    visibility = read_visibility(values)
     if template is None and accessible is None and visibility is None:
         return None
     if template is not None and not template.startswith(UI_URI_PREFIX):
@@ -149,10 +115,10 @@ def resource_ui_from_openai(meta: Mapping[str, Any] | None) -> ResourceUI | None
     gives `domain`, `openai/widgetPrefersBorder` gives `prefersBorder`. Raises `InvalidOpenAIMeta` for a
     wrong-typed key.
     """
-    values = _expect_meta(meta)
-    csp = _widget_csp(values)
-    domain = _text(values, OPENAI_WIDGET_DOMAIN)
-    border = _flag(values, OPENAI_WIDGET_PREFERS_BORDER)
+    values = expect_meta(meta)
+    csp = read_widget_csp(values)
+    domain = read_text(values, OPENAI_WIDGET_DOMAIN)
+    border = read_flag(values, OPENAI_WIDGET_PREFERS_BORDER)
     if csp is None and domain is None and border is None:
         return None
     official = None
@@ -164,7 +130,7 @@ def resource_ui_from_openai(meta: Mapping[str, Any] | None) -> ResourceUI | None
         )
     return ResourceUI(
         csp=official,
-        link_trusted_domains=None if csp is None else csp.get(_REDIRECT),
+        link_trusted_domains=None if csp is None else csp.get(REDIRECT),
         domain=domain,
         prefers_border=border,
     )
@@ -187,7 +153,7 @@ def resource_openai_from_ui(ui: ResourceUI) -> dict[str, Any]:
         if csp.frame_domains:
             widget["frame_domains"] = list(csp.frame_domains)
         if ui.link_trusted_domains is not None:
-            widget[_REDIRECT] = list(ui.link_trusted_domains)
+            widget[REDIRECT] = list(ui.link_trusted_domains)
         out[OPENAI_WIDGET_CSP] = widget
     if ui.domain is not None:
         out[OPENAI_WIDGET_DOMAIN] = ui.domain
@@ -242,142 +208,13 @@ def with_openai_resource_meta(resource: Any) -> Any:
     return _with_added(resource, "resource", {} if ui is None else resource_openai_from_ui(ui))
 
 
-# --- reports -------------------------------------------------------------------------------------------
-
-
-def openai_conflicts(meta: Mapping[str, Any] | None) -> list[OpenAIConflict]:
-    """Where the `openai/*` keys and `_meta.ui` of one `_meta` disagree.
-
-    Each present `openai/*` key is compared with the value MCP Apps hosts apply (defaults included) whenever
-    `_meta.ui` exists; an absent `openai/*` key is no conflict (`with_openai_*_meta` fills it in). Domain lists
-    compare as sets. `domain` and `prefersBorder` compare only when both sides set them.
-    Raises `InvalidOpenAIMeta` for a wrong-typed `openai/*` key and `InvalidUIMeta` for a malformed `_meta.ui`.
-    """
-    values = _expect_meta(meta)
-    if not values:
-        return []
-    conflicts: list[OpenAIConflict] = []
-    holder = {"_meta": values}
-    if any(key in values for key in _TOOL_KEYS):
-        tool_ui = get_tool_ui(holder)
-        if tool_ui is not None:
-            conflicts += _tool_conflicts(values, tool_ui)
-    if any(key in values for key in _RESOURCE_KEYS):
-        resource_ui = get_resource_ui(holder)
-        if resource_ui is not None:
-            conflicts += _resource_conflicts(values, resource_ui)
-    return conflicts
-
-
-def untranslated_openai_keys(meta: Mapping[str, Any] | None) -> list[Untranslated]:
-    """The `openai/*` keys (and `openai/widgetCSP` entries) of `meta` that have no MCP Apps equivalent."""
-    values = _expect_meta(meta) or {}
-    _check_openai_keys(values)
-    known_csp = {name for name, _ in _CSP_LISTS} | {_REDIRECT}
-    notes: list[Untranslated] = []
-    for key, value in values.items():
-        if not isinstance(key, str) or not key.startswith(_PREFIX) or value is None:
-            continue
-        if key == OPENAI_FILE_PARAMS:
-            notes.append(Untranslated(key, _NO_EQUIVALENT[key], list(_domains(value, f"_meta[{key!r}]"))))
-        elif key in _NO_EQUIVALENT:
-            notes.append(Untranslated(key, _NO_EQUIVALENT[key], _text(values, key)))
-        elif key == OPENAI_WIDGET_CSP:
-            unknown = [(name, item) for name, item in value.items() if name not in known_csp]
-            notes += [
-                Untranslated(f"{key}.{name}", "unknown widgetCSP entry; not mapped", item) for name, item in unknown
-            ]
-        elif key not in _TOOL_KEYS and key not in _RESOURCE_KEYS:
-            notes.append(Untranslated(key, "unknown OpenAI key; not mapped", value))
-    return notes
-
-
-def untranslated_ui_keys(ui: ToolUI | ResourceUI) -> list[Untranslated]:
-    """The official `_meta.ui` fields of `ui` that no `openai/*` key can express."""
-    if isinstance(ui, ToolUI):
-        others = [name for name in ui.visibility or () if name not in ("model", "app")]
-        return [Untranslated("ui.visibility", "audiences other than model/app", others)] if others else []
-    if not isinstance(ui, ResourceUI):
-        raise InvalidUIMeta("untranslated_ui_keys needs a ToolUI or a ResourceUI", value=ui)
-    notes: list[Untranslated] = []
-    if ui.csp is not None and ui.csp.base_uri_domains:
-        notes.append(Untranslated("ui.csp.baseUriDomains", "MCP-only", list(ui.csp.base_uri_domains)))
-    if ui.csp is not None and ui.csp.wasm_unsafe_eval is not None:
-        notes.append(Untranslated("ui.csp.wasmUnsafeEval", "MCP-only", ui.csp.wasm_unsafe_eval))
-    if ui.permissions is not None:
-        notes.append(Untranslated("ui.permissions", "MCP-only", ui.permissions.to_wire()))
-    return notes
-
-
 # --- private -------------------------------------------------------------------------------------------
-
-
-def _expect_meta(meta: object) -> Mapping[str, Any] | None:
-    if meta is None:
-        return None
-    if not isinstance(meta, Mapping):
-        raise InvalidOpenAIMeta("_meta must be an object", value=meta)
-    if "_meta" in meta:
-        raise InvalidOpenAIMeta("pass the `_meta` object, not the tool or resource holding it", value=meta)
-    return meta
-
-
-def _text(meta: Mapping[str, Any] | None, key: str) -> str | None:
-    value = None if meta is None else meta.get(key)
-    if value is not None and not isinstance(value, str):
-        raise InvalidOpenAIMeta(f"_meta[{key!r}] must be a string", value=value)
-    return value
-
-
-def _flag(meta: Mapping[str, Any] | None, key: str) -> bool | None:
-    value = None if meta is None else meta.get(key)
-    if value is not None and not isinstance(value, bool):
-        raise InvalidOpenAIMeta(f"_meta[{key!r}] must be a boolean", value=value)
-    return value
-
-
-def _visibility(meta: Mapping[str, Any] | None) -> str | None:
-    value = _text(meta, OPENAI_VISIBILITY)
-    if value is not None and value not in ("public", "private"):
-        raise InvalidOpenAIMeta(f"_meta[{OPENAI_VISIBILITY!r}] must be 'public' or 'private'", value=value)
-    return value
-
-
-def _domains(value: object, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple) or len(value) > _MAX_DOMAINS:
-        raise InvalidOpenAIMeta(f"{where} must be a list of at most {_MAX_DOMAINS} strings", value=value)
-    for item in value:
-        if not isinstance(item, str):
-            raise InvalidOpenAIMeta(f"{where} must hold only strings", value=item)
-    return tuple(value)
-
-
-def _widget_csp(meta: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]] | None:
-    """The known `openai/widgetCSP` lists that are present, checked; None when the key is absent."""
-    raw = None if meta is None else meta.get(OPENAI_WIDGET_CSP)
-    if raw is None:
-        return None
-    if not isinstance(raw, Mapping):
-        raise InvalidOpenAIMeta(f"_meta[{OPENAI_WIDGET_CSP!r}] must be an object", value=raw)
-    names = [name for name, _ in _CSP_LISTS] + [_REDIRECT]
-    where = f"_meta[{OPENAI_WIDGET_CSP!r}]"
-    return {name: _domains(raw[name], f"{where}.{name}") for name in names if raw.get(name) is not None}
-
-
-def _check_openai_keys(meta: Mapping[str, Any]) -> None:
-    """Type-check every mapped `openai/*` key present (the `ui://` rule applies only when converting)."""
-    _text(meta, OPENAI_OUTPUT_TEMPLATE)
-    _flag(meta, OPENAI_WIDGET_ACCESSIBLE)
-    _visibility(meta)
-    _widget_csp(meta)
-    _text(meta, OPENAI_WIDGET_DOMAIN)
-    _flag(meta, OPENAI_WIDGET_PREFERS_BORDER)
 
 
 def _with_added(holder: Any, what: str, generated: dict[str, Any]) -> Any:
     """`holder` with `generated` keys added to `_meta` where absent (a widgetCSP entry by entry)."""
     meta = copied_meta(holder, what)
-    _check_openai_keys(meta)
+    check_openai_keys(meta)
     for key, value in generated.items():
         present = meta.get(key)
         if present is None:
@@ -385,45 +222,6 @@ def _with_added(holder: Any, what: str, generated: dict[str, Any]) -> Any:
         elif key == OPENAI_WIDGET_CSP:
             meta[key] = {**value, **{name: item for name, item in present.items() if item is not None}}
     return replace_meta(holder, meta if meta or read_meta(holder, what) is not None else None, what)
-
-
-def _conflict(openai_key: str, ui_key: str, openai_value: Any, ui_value: Any) -> OpenAIConflict:
-    message = f"{openai_key} says {openai_value!r} but _meta.{ui_key} says {ui_value!r}"
-    return OpenAIConflict(openai_key, ui_key, message, openai_value, ui_value)
-
-
-def _tool_conflicts(meta: Mapping[str, Any], ui: ToolUI) -> list[OpenAIConflict]:
-    conflicts: list[OpenAIConflict] = []
-    template = _text(meta, OPENAI_OUTPUT_TEMPLATE)
-    if template is not None and ui.resource_uri is not None and template != ui.resource_uri:
-        conflicts.append(_conflict(OPENAI_OUTPUT_TEMPLATE, "ui.resourceUri", template, ui.resource_uri))
-    effective = list(ui.effective_visibility)
-    accessible = _flag(meta, OPENAI_WIDGET_ACCESSIBLE)
-    if accessible is not None and accessible != ("app" in effective):
-        conflicts.append(_conflict(OPENAI_WIDGET_ACCESSIBLE, "ui.visibility", accessible, effective))
-    visibility = _visibility(meta)
-    if visibility is not None and (visibility == "public") != ("model" in effective):
-        conflicts.append(_conflict(OPENAI_VISIBILITY, "ui.visibility", visibility, effective))
-    return conflicts
-
-
-def _resource_conflicts(meta: Mapping[str, Any], ui: ResourceUI) -> list[OpenAIConflict]:
-    conflicts: list[OpenAIConflict] = []
-    csp = _widget_csp(meta)
-    if csp is not None:
-        official = ui.csp or ResourceCSP()
-        pairs = [(name, f"ui.csp.{wire}", getattr(official, name)) for name, wire in _CSP_LISTS]
-        pairs.append((_REDIRECT, "ui.linkTrustedDomains", ui.link_trusted_domains or ()))
-        for name, ui_key, mcp_values in pairs:
-            if name in csp and set(csp[name]) != set(mcp_values):
-                conflicts.append(_conflict(f"{OPENAI_WIDGET_CSP}.{name}", ui_key, list(csp[name]), list(mcp_values)))
-    domain = _text(meta, OPENAI_WIDGET_DOMAIN)
-    if domain is not None and ui.domain is not None and domain != ui.domain:
-        conflicts.append(_conflict(OPENAI_WIDGET_DOMAIN, "ui.domain", domain, ui.domain))
-    border = _flag(meta, OPENAI_WIDGET_PREFERS_BORDER)
-    if border is not None and ui.prefers_border is not None and border != ui.prefers_border:
-        conflicts.append(_conflict(OPENAI_WIDGET_PREFERS_BORDER, "ui.prefersBorder", border, ui.prefers_border))
-    return conflicts
 
 
 __all__ = [
