@@ -53,8 +53,8 @@ class Limits:
     total_timeout: float = 60.0
     max_pages: int = 200
     max_items: int = 20_000
-    max_message_bytes: int = 8 * _MIB
-    max_bytes_per_resource: int = 4 * _MIB
+    max_message_bytes: int = 32 * _MIB  # a 16 MiB widget as base64 inside a JSON-RPC message
+    max_bytes_per_resource: int = 16 * _MIB  # the scanner's budget; real single-file bundles pass 5 MB
     max_ui_resources: int = 100
     max_total_bytes: int = 128 * _MIB
     max_stderr_bytes: int = 64 * 1024
