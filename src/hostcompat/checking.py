@@ -17,8 +17,6 @@ from hostcompat.engine.catalog_model import Catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
 from hostcompat.engine.hygiene import check_server_hygiene
 from hostcompat.engine.requirements import derive_server_requirements
-from hostcompat.engine.scan import scan_widget_content
-from hostcompat.engine.scan_meta import scan_widget_meta
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.snapshot import Snapshot
@@ -67,6 +65,9 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
     items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
     if not items:
         return "resources/read returned no contents"
+    from hostcompat.engine.scan import scan_widget_content  # the scanner loads only for servers with widgets
+    from hostcompat.engine.scan_meta import scan_widget_meta
+
     names: list[str] = []
     try:
         scan = scan_widget_content(items[0])

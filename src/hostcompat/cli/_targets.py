@@ -16,8 +16,8 @@ from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
     from hostcompat.host_configs import ServerConfig
+    from hostcompat.probe.target import Target
 from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
-from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget, Target, describe_target, parse_target
 
 DEMO_COMMAND = (sys.executable, "-m", "hostcompat.examples.board")
 
@@ -67,6 +67,8 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
     """Everything the arguments name, in order; `InvalidInput` when they name nothing or something unusable."""
     planned: list[Planned] = []
     if args.demo:
+        from hostcompat.probe.target import StdioTarget  # imported only for live targets, not for a snapshot
+
         planned.append(
             Planned("demo: python -m hostcompat.examples.board", StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
         )
@@ -83,6 +85,8 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
                 raise InvalidInput(f"snapshot file {spec[0]!r} not found (to run a command, put it after `--`)")
             planned.append(Planned(spec[0], snapshot=Path(spec[0])))
         else:
+            from hostcompat.probe.target import parse_target
+
             transport = args.transport
             target = parse_target(
                 spec if len(spec) > 1 or not _is_url(spec[0]) else spec[0],
@@ -99,6 +103,8 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
 
 def display_target(target: Target) -> str:
     """A one-line name for a target, with secrets redacted (it goes into reports)."""
+    from hostcompat.probe.target import describe_target
+
     described = describe_target(target)
     if described.get("kind") == "stdio":
         return " ".join([str(described.get("command", "")), *map(str, described.get("args", []))])
@@ -110,6 +116,8 @@ def _is_url(text: str) -> bool:
 
 
 def _from_config(server: ServerConfig) -> Planned:
+    from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget
+
     label = f"{server.name} ({Path(server.source).name})"
     if server.transport == "stdio":
         assert server.command is not None  # a stdio ServerConfig always has one

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any, Final
 
 from hostcompat.apps.constants import (
@@ -285,29 +285,36 @@ class _Check:
             self.add("RES-HTML-001", detail, _FIX_HTML, evidence)
 
 
-class _DocumentSniffer(HTMLParser):
-    """Notes whether a `<!DOCTYPE html>` declaration or an `<html>` start tag is parsed."""
+@functools.cache
+def _sniffer_class() -> type[Any]:
+    """The HTML sniffer class, built on first use (html.parser is not worth importing for servers without UI)."""
+    from html.parser import HTMLParser
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.is_document = False
+    class DocumentSniffer(HTMLParser):
+        """Notes whether a `<!DOCTYPE html>` declaration or an `<html>` start tag is parsed."""
 
-    def handle_decl(self, decl: str) -> None:
-        if decl.lower().split()[:2] == ["doctype", "html"]:
-            self.is_document = True
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.is_document = False
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "html":
-            self.is_document = True
+        def handle_decl(self, decl: str) -> None:
+            if decl.lower().split()[:2] == ["doctype", "html"]:
+                self.is_document = True
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "html":
+                self.is_document = True
+
+    return DocumentSniffer
 
 
 def _looks_like_document(prefix: str) -> bool:
-    sniffer = _DocumentSniffer()
+    sniffer = _sniffer_class()()
     try:
         sniffer.feed(prefix)
     except (AssertionError, ValueError):  # older html.parser versions assert on some malformed markup
-        return sniffer.is_document
-    return sniffer.is_document
+        return bool(sniffer.is_document)
+    return bool(sniffer.is_document)
 
 
 def _is_utf8(text: str) -> bool:
