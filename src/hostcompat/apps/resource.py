@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -44,6 +43,8 @@ def content_hash(html: str) -> str:
     Raises `InvalidInput` for a non-string and `NotUTF8` for text holding a lone surrogate.
     """
     data = _utf8(_require_str(html, "html"), "html")
+    import hashlib  # loads OpenSSL: only callers that hash pay for it
+
     return CONTENT_HASH_PREFIX + hashlib.sha256(data).hexdigest()
 
 
