@@ -137,6 +137,14 @@ async def measure(connect: Connect, calls: int, rounds: int) -> list[Round]:
         return [await burst(read, write, calls, tag) for tag in range(rounds)]
 
 
+async def round_trips(connect: Connect, calls: int) -> list[float]:
+    """Latencies of `calls` calls made one at a time (the round trip itself, with no queueing)."""
+    async with connect() as (read, write):
+        await _handshake(read, write)
+        await burst(read, write, 20, -1)  # warm up
+        return [(await burst(read, write, 1, tag)).latencies[0] for tag in range(calls)]
+
+
 def summary(rounds: list[Round]) -> dict[str, float]:
     latencies = sorted(latency for one in rounds for latency in one.latencies)
     wall = statistics.median(one.wall for one in rounds)
@@ -148,7 +156,7 @@ def summary(rounds: list[Round]) -> dict[str, float]:
     }
 
 
-async def main(calls: int, rounds: int) -> None:
+async def main(calls: int, rounds: int, stdio_only: bool) -> None:
     if not EVERYTHING.is_file():
         sys.exit(f"server-everything is not installed: run npm ci in {REPO / 'interop'}")
     server = ["node", str(EVERYTHING), "stdio"]
@@ -159,6 +167,13 @@ async def main(calls: int, rounds: int) -> None:
         ("direct (HTTP)", lambda: _http_direct(["node", str(EVERYTHING), "streamableHttp"])),
         ("proxy, HTTP front", lambda: _http_front(server)),
     ]
+    if stdio_only:
+        modes = modes[:2]
+    one_at_a_time: dict[str, list[float]] = {label: [] for label, _ in modes[:2]}
+    for _ in range(rounds):  # alternate the two, so a drift of the machine's load hits both alike
+        for label, connect in modes[:2]:
+            one_at_a_time[label] += await round_trips(connect, 300)
+    sequential = {label: statistics.median(latencies) for label, latencies in one_at_a_time.items()}
     results = {}
     for label, connect in modes:
         results[label] = summary(await measure(connect, calls, rounds))
@@ -168,7 +183,15 @@ async def main(calls: int, rounds: int) -> None:
     print(f"{'mode':<22}{'calls/s':>10}{'wall s':>9}{'p50 ms':>9}{'p99 ms':>9}")
     for label, row in results.items():
         print(f"{label:<22}{row['calls_per_s']:>10.0f}{row['wall_s']:>9.3f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}")
+    direct, proxied_p50 = sequential["direct (stdio)"], sequential["proxy, stdio front"]
+    print(
+        f"round trip, one call at a time ({rounds} x 300 calls, alternating, loopback stdio): "
+        f"direct p50 {direct * 1000:.2f} ms, "
+        f"proxy p50 {proxied_p50 * 1000:.2f} ms, ratio {proxied_p50 / direct:.2f}x (target <= 1.3x)"
+    )
     for label, base_label in (("proxy, stdio front", "direct (stdio)"), ("proxy, HTTP front", "direct (HTTP)")):
+        if label not in results:
+            continue
         row, base = results[label], results[base_label]
         print(
             f"{label}: throughput {row['calls_per_s'] / base['calls_per_s']:.2f}x of {base_label}, "
@@ -180,5 +203,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--stdio-only", action="store_true", help="skip the HTTP modes")
     options = parser.parse_args()
-    anyio.run(main, options.calls, options.rounds)
+    anyio.run(main, options.calls, options.rounds, options.stdio_only)

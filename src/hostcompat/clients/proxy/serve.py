@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import socket
 import sys
@@ -15,10 +16,13 @@ from typing import Any, BinaryIO
 
 import anyio
 
-from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, is_loopback
+from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream, is_loopback
+from hostcompat.clients.proxy.failures import UpstreamEnd
 from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
 from hostcompat.clients.proxy.front_stdio import open_stdio_front
 from hostcompat.clients.proxy.links import UpstreamOpener
+from hostcompat.clients.proxy.pipe_relay import PipeProxy
+from hostcompat.clients.proxy.pipes import is_pipe
 from hostcompat.clients.proxy.relay import ProxySession
 from hostcompat.errors import InvalidInput
 
@@ -30,12 +34,31 @@ def _stderr() -> BinaryIO | None:
     return getattr(sys.stderr, "buffer", None)
 
 
+def _pipes_only(config: ProxyConfig, stdin: int, stdout: int) -> bool:
+    """Whether the pipe relay can serve: a command upstream, the client on pipes, an asyncio event loop."""
+    if sys.platform == "win32" or not isinstance(config.upstream, StdioUpstream):
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio)
+        return False
+    return is_pipe(stdin) and is_pipe(stdout)
+
+
 async def run_stdio_proxy(
     config: ProxyConfig, *, stdin: int = 0, stdout: int = 1, upstream: UpstreamOpener | None = None
 ) -> int:
-    """Relay the client on stdin/stdout to the upstream until either side ends; 0 if the client left, else 1."""
-    async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
-        end = await ProxySession(config, front, stderr=_stderr(), upstream=upstream).run()
+    """Relay the client on stdin/stdout to the upstream until either side ends; 0 if the client left, else 1.
+
+    A server run as a command, with the client on pipes, goes through the line-level `PipeProxy` (on asyncio);
+    anything else through a `ProxySession` over message streams.
+    """
+    end: UpstreamEnd | None
+    if upstream is None and _pipes_only(config, stdin, stdout):
+        end = await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr()).run()
+    else:
+        async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
+            end = await ProxySession(config, front, stderr=_stderr(), upstream=upstream).run()
     if end is not None:
         sys.stderr.write(f"hostcompat proxy: {end.summary}\n")
     return 0 if end is None else 1

@@ -31,7 +31,7 @@ EXIT_GRACE = 2.0
 """Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
 
 
-class _StderrTail:
+class StderrTail:
     """Copies the server's stderr to ours and keeps its last few thousand bytes for error messages."""
 
     def __init__(self, sink: BinaryIO | None) -> None:
@@ -40,23 +40,29 @@ class _StderrTail:
         self._size = 0
         self.done = anyio.Event()
 
+    def keep(self, chunk: bytes) -> None:
+        """Copy `chunk` to the sink and remember it (only the last `MAX_STDERR_TAIL` bytes or so are kept)."""
+        if self._sink is not None:
+            with suppress(OSError, ValueError):
+                self._sink.write(chunk)
+                self._sink.flush()
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        while self._size - len(self._chunks[0]) >= MAX_STDERR_TAIL and len(self._chunks) > 1:
+            self._size -= len(self._chunks.popleft())
+
     async def pump(self, stream: ByteReceiveStream) -> None:
+        """Keep everything `stream` yields until it ends, then set `done`."""
         try:
             async for chunk in stream:
-                if self._sink is not None:
-                    with suppress(OSError, ValueError):
-                        self._sink.write(chunk)
-                        self._sink.flush()
-                self._chunks.append(chunk)
-                self._size += len(chunk)
-                while self._size - len(self._chunks[0]) >= MAX_STDERR_TAIL and len(self._chunks) > 1:
-                    self._size -= len(self._chunks.popleft())
+                self.keep(chunk)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
         finally:
             self.done.set()
 
     def text(self) -> str:
+        """The last stderr output, decoded leniently."""
         return b"".join(self._chunks)[-MAX_STDERR_TAIL:].decode("utf-8", "replace")
 
 
@@ -135,7 +141,7 @@ async def open_stdio_upstream(
     assert stdin is not None and stdout is not None and stderr_pipe is not None  # open_process pipes all three
     to_relay, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_server, from_relay = anyio.create_memory_object_stream[SessionMessage](WRITE_BATCH)
-    tail = _StderrTail(stderr)
+    tail = StderrTail(stderr)
     verdict: list[UpstreamEnd | None] = []
     reading_done = anyio.Event()
 
@@ -174,4 +180,4 @@ async def open_stdio_upstream(
             await process.aclose()
 
 
-__all__ = ["EXIT_GRACE", "open_stdio_upstream"]
+__all__ = ["EXIT_GRACE", "StderrTail", "open_stdio_upstream"]

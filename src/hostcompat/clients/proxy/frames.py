@@ -1,0 +1,149 @@
+"""JSON-RPC lines read once with the standard JSON parser: what kind of message, its id and method, its body.
+
+The pipe relay needs only the envelope to route a message and to decide whether a rule applies; everything it does
+not patch is forwarded as the very bytes the peer sent, so this module never re-encodes an untouched message.
+`dump_line` encodes the few messages the proxy writes or patches itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from hostcompat.clients.proxy.failures import ErrorObject
+from hostcompat.errors import ProbeError
+
+REQUEST = "request"
+NOTIFICATION = "notification"
+RESULT = "result"
+ERROR = "error"
+
+_PREVIEW = 120
+
+
+class Frame(NamedTuple):
+    """One JSON-RPC message: `kind` (request, notification, result or error), its `id` (None for a notification
+    or an error without one), its `method` ("" for a response) and the whole decoded `body`."""
+
+    kind: str
+    id: int | str | None
+    method: str
+    body: dict[str, Any]
+
+
+def _is_id(value: object) -> bool:
+    return type(value) is int or type(value) is str  # decoded JSON: exact types, and a bool is no id
+
+
+def _unreadable(line: bytes, reason: str) -> ProbeError:
+    preview = line[:_PREVIEW].decode("utf-8", "replace")
+    return ProbeError(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
+
+
+def _envelope_problem(body: dict[str, Any]) -> str | None:
+    """Why `body` is no JSON-RPC 2.0 message (None: it is one)."""
+    if body.get("jsonrpc") != "2.0":
+        return "no jsonrpc 2.0"
+    if "method" in body:
+        if not isinstance(body["method"], str):
+            return "method is not a string"
+        if body.get("params") is not None and not isinstance(body["params"], dict):
+            return "params is not an object"
+        if "id" in body and not _is_id(body["id"]):
+            return "bad id"
+        return None
+    if "result" in body:
+        if not _is_id(body.get("id")):
+            return "bad id"
+        return None if isinstance(body["result"], dict) else "result is not an object"
+    if "error" in body:
+        error = body["error"]
+        if body.get("id") is not None and not _is_id(body["id"]):
+            return "bad id"
+        if not isinstance(error, dict) or not isinstance(error.get("message"), str):
+            return "malformed error"
+        code = error.get("code")
+        return None if isinstance(code, int) and not isinstance(code, bool) else "malformed error"
+    return "neither a request, a notification nor a response"
+
+
+def read_frame(line: bytes) -> Frame | ProbeError:
+    """The message on one line of a stdio stream, or the error saying why it is not one (never raises)."""
+    try:
+        body = json.loads(line)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        return _unreadable(line, type(error).__name__)
+    if type(body) is not dict:
+        return _unreadable(line, "not an object")
+    problem = _envelope_problem(body)
+    if problem is not None:
+        return _unreadable(line, problem)
+    method = body.get("method")
+    if method is not None:
+        if "id" in body:
+            return Frame(REQUEST, body["id"], method, body)
+        return Frame(NOTIFICATION, None, method, body)
+    if "result" in body:
+        return Frame(RESULT, body["id"], "", body)
+    return Frame(ERROR, body.get("id"), "", body)
+
+
+def _plain(value: object) -> Any:
+    """JSON's view of the read-only containers a rule may put in a patched message."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def dump_line(message: Mapping[str, Any]) -> bytes:
+    """The line (with its newline) that carries `message`: compact JSON, UTF-8.
+
+    Raises:
+        ProbeError: `message` holds something JSON cannot carry (NaN, an infinite number, an object).
+    """
+    try:
+        try:
+            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain)
+            return text.encode("utf-8") + b"\n"
+        except UnicodeEncodeError:  # a lone surrogate from a \\ud800 escape: keep it escaped
+            text = json.dumps(message, separators=(",", ":"), allow_nan=False, default=_plain)
+            return text.encode("ascii") + b"\n"
+    except (TypeError, ValueError, RecursionError) as error:
+        raise ProbeError(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
+
+
+def with_member(frame: Frame, key: str, value: Any) -> dict[str, Any]:
+    """The body of `frame` with `key` (params or result) replaced, other members and their order kept."""
+    body = dict(frame.body)
+    body[key] = dict(value) if isinstance(value, Mapping) else value
+    return body
+
+
+def error_line(request_id: int | str | None, error: ErrorObject) -> bytes:
+    """The line of a JSON-RPC error response for `request_id` (None for a message whose id could not be read)."""
+    fields: dict[str, Any] = {"code": error["code"], "message": error["message"]}
+    if "data" in error:
+        fields["data"] = error["data"]
+    return dump_line({"jsonrpc": "2.0", "id": request_id, "error": fields})
+
+
+def notification_line(method: str, params: Mapping[str, Any]) -> bytes:
+    """The line of a JSON-RPC notification the proxy sends on its own."""
+    return dump_line({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+__all__ = [
+    "ERROR",
+    "Frame",
+    "NOTIFICATION",
+    "REQUEST",
+    "RESULT",
+    "dump_line",
+    "error_line",
+    "notification_line",
+    "read_frame",
+    "with_member",
+]

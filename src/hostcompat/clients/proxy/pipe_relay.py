@@ -1,0 +1,380 @@
+"""The fast relay for a stdio client in front of a stdio server: line by line, pipe to pipe, in loop callbacks.
+
+Each line is decoded once, only to learn its id and method and to let the session's rules look at it; a message no
+rule patches is forwarded as the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a
+patched one is re-encoded. The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC
+error for every request the server leaves unanswered (it died, stalled, or sent too much), and no hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+from collections.abc import Callable
+from typing import BinaryIO
+
+import anyio
+
+from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.failures import (
+    UpstreamEnd,
+    cancel_params,
+    ended_error,
+    overloaded_error,
+    oversized,
+    process_ended,
+    timeout_error,
+    unreadable_error,
+)
+from hostcompat.clients.proxy.frames import (
+    ERROR,
+    NOTIFICATION,
+    REQUEST,
+    RESULT,
+    Frame,
+    dump_line,
+    error_line,
+    notification_line,
+    read_frame,
+    with_member,
+)
+from hostcompat.clients.proxy.front_stdio import FLUSH_TIMEOUT
+from hostcompat.clients.proxy.lines import LineBuffer, Oversized
+from hostcompat.clients.proxy.pipes import Outbox, start_server, stop_server, wait_exit
+from hostcompat.clients.proxy.relay import STARTUP_FAILURE_WAIT, describe_failure
+from hostcompat.clients.proxy.tracker import (
+    CANCELLED_METHOD,
+    INITIALIZE_METHOD,
+    PROGRESS_METHOD,
+    RequestId,
+    SessionTracker,
+)
+from hostcompat.clients.proxy.upstream_stdio import EXIT_GRACE, StderrTail
+from hostcompat.errors import HostCompatError, InvalidInput
+
+logger = logging.getLogger(__name__)
+
+READ_CHUNK = 65_536
+_NEWLINE = b"\n"
+
+
+class PipeProxy:
+    """One stdio client (on the `stdin`/`stdout` descriptors, pipes) relayed to its own stdio server.
+
+    `run()` returns when either side is done: None when the client left (after the answers in flight reached it),
+    else how the server ended (requests in flight have then been answered with an error). `tracker` holds the
+    client's identity and the count of rewrites applied. Runs on the asyncio event loop only.
+    """
+
+    def __init__(self, config: ProxyConfig, *, stdin: int = 0, stdout: int = 1, stderr: BinaryIO | None = None) -> None:
+        if not isinstance(config.upstream, StdioUpstream):
+            raise InvalidInput("the pipe relay needs a server run as a command", value=config.upstream.describe())
+        self.config = config
+        self.upstream: StdioUpstream = config.upstream
+        self.tracker = SessionTracker(config.rules, max_pending=config.max_pending)
+        self._stdin, self._stdout, self._stderr = stdin, stdout, stderr
+        self._deadlines: dict[RequestId, float] = {}
+        """Requests in flight -> when they time out; in deadline order (a renewed deadline moves to the end)."""
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._to_client: list[bytes] = []
+        self._to_server: list[bytes] = []
+        self._client_gone = False
+        self._failed: UpstreamEnd | None = None
+        self._stopped: asyncio.Future[str] | None = None
+        self._reading: dict[int, Callable[[], None]] = {}
+        self._server_fd = self._stderr_fd = -1
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+
+    async def run(self) -> UpstreamEnd | None:
+        """Relay until the client leaves (None) or the server ends (how)."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._stopped = loop.create_future()
+        self._client = Outbox(loop, self._stdout, on_full=self._pause_server, on_drained=self._resume_server)
+        self._client_lines = LineBuffer(self.config.max_message_bytes)
+        process: subprocess.Popen[bytes] | None = None
+        try:
+            try:
+                process = start_server(self.upstream)
+            except OSError as error:
+                return await self._refuse(describe_failure(self.config, error))
+            return await self._relay(process)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self._close(process)
+
+    async def _relay(self, process: subprocess.Popen[bytes]) -> UpstreamEnd | None:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        self._process = process
+        self._server = Outbox(
+            self._loop, process.stdin.fileno(), on_full=self._pause_client, on_drained=self._resume_client
+        )
+        self._server_lines = LineBuffer(self.config.max_message_bytes)
+        self._tail = StderrTail(self._stderr)
+        self._server_fd, self._stderr_fd = process.stdout.fileno(), process.stderr.fileno()
+        self._watch_reads(self._stdin, self._client_readable)
+        self._watch_reads(self._server_fd, self._server_readable)
+        self._watch_reads(self._stderr_fd, self._stderr_readable)
+        assert self._stopped is not None
+        if await self._stopped == "client":
+            return None
+        end = self._failed or await self._server_end(process)
+        logger.warning("%s", end.summary)
+        for request_id, pending in self.tracker.drain():
+            self._to_client.append(error_line(request_id, ended_error(pending.method, end)))
+        self._deadlines.clear()
+        self._flush()
+        return end
+
+    async def _server_end(self, process: subprocess.Popen[bytes]) -> UpstreamEnd:
+        returncode = await wait_exit(process, EXIT_GRACE)
+        with anyio.move_on_after(EXIT_GRACE):
+            await self._tail.done.wait()
+        return process_ended(self.upstream.describe(), returncode, self._tail.text())
+
+    async def _refuse(self, end: UpstreamEnd) -> UpstreamEnd:
+        """The server could not start: answer the client's first request with why, then end."""
+        logger.warning("%s", end.summary)
+        self._failed = end
+        self._watch_reads(self._stdin, self._client_readable)
+        assert self._stopped is not None
+        with anyio.move_on_after(STARTUP_FAILURE_WAIT):
+            await self._stopped
+        return end
+
+    async def _close(self, process: subprocess.Popen[bytes] | None) -> None:
+        for fd in list(self._reading):
+            self._unwatch_reads(fd)
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        self._flush()
+        await self._client.flush(FLUSH_TIMEOUT)
+        self._client.close()
+        if process is not None:
+            self._server.close()
+            await stop_server(process, EXIT_GRACE)
+
+    def _stop(self, why: str) -> None:
+        if self._stopped is not None and not self._stopped.done():
+            self._stopped.set_result(why)
+
+    # -- reading ---------------------------------------------------------------------------------------------
+
+    def _watch_reads(self, fd: int, callback: Callable[[], None]) -> None:
+        self._reading[fd] = callback
+        self._loop.add_reader(fd, callback)
+
+    def _unwatch_reads(self, fd: int) -> None:
+        if self._reading.pop(fd, None) is not None:
+            self._loop.remove_reader(fd)
+
+    def _pause_server(self) -> None:  # the client is not reading: stop reading what would go to it
+        if self._server_fd in self._reading:
+            self._loop.remove_reader(self._server_fd)
+
+    def _resume_server(self) -> None:
+        if self._server_fd in self._reading:
+            self._loop.add_reader(self._server_fd, self._server_readable)
+
+    def _pause_client(self) -> None:  # the server is not reading: stop reading what would go to it
+        if self._stdin in self._reading:
+            self._loop.remove_reader(self._stdin)
+
+    def _resume_client(self) -> None:
+        if self._stdin in self._reading:
+            self._loop.add_reader(self._stdin, self._client_readable)
+
+    @staticmethod
+    def _read(fd: int) -> bytes | None:
+        """Bytes from `fd`; b"" at its end; None when nothing is there after all."""
+        try:
+            return os.read(fd, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return None
+        except OSError:
+            return b""
+
+    def _flush(self) -> None:
+        if self._to_client:
+            data = b"".join(self._to_client)
+            self._to_client.clear()
+            self._client.send(data)
+        if self._to_server:
+            data = b"".join(self._to_server)
+            self._to_server.clear()
+            self._server.send(data)
+
+    def _client_readable(self) -> None:
+        data = self._read(self._stdin)
+        if data is None:
+            return
+        lines = self._client_lines.feed(data) if data else [self._client_lines.flush()]
+        for line in lines:
+            if isinstance(line, Oversized):
+                self._unreadable(InvalidInput(f"a message is over {self._client_lines.max_bytes} bytes"))
+            elif line and not line.isspace():
+                self._from_client(line)
+        if not data:
+            self._unwatch_reads(self._stdin)
+            self._client_gone = True
+            self._check_drained()
+        self._flush()
+
+    def _server_readable(self) -> None:
+        data = self._read(self._server_fd)
+        if data is None:
+            return
+        lines = self._server_lines.feed(data) if data else [self._server_lines.flush()]
+        for line in lines:
+            if isinstance(line, Oversized):
+                self._failed = oversized(self._server_lines.max_bytes)
+                data = b""
+                break
+            if line and not line.isspace():
+                self._from_server(line)
+        self._flush()
+        if not data:
+            self._unwatch_reads(self._server_fd)
+            self._stop("server")
+
+    def _stderr_readable(self) -> None:
+        data = self._read(self._stderr_fd)
+        if data is None:
+            return
+        if data:
+            self._tail.keep(data)
+        else:
+            self._unwatch_reads(self._stderr_fd)
+            self._tail.done.set()
+
+    # -- client to server ------------------------------------------------------------------------------------
+
+    def _unreadable(self, error: HostCompatError) -> None:
+        logger.warning("unreadable message from the client: %s", error)
+        self._to_client.append(error_line(None, unreadable_error(f"could not read a client message: {error}")))
+
+    def _from_client(self, line: bytes) -> None:
+        frame = read_frame(line)
+        if isinstance(frame, HostCompatError):
+            self._unreadable(frame)
+            return
+        if self._failed is not None:  # the server never started, or is gone: say so
+            if frame.kind == REQUEST:
+                self._to_client.append(error_line(frame.id, ended_error(frame.method, self._failed)))
+                self._stop("client")
+            return
+        if frame.kind == REQUEST:
+            self._client_request(line, frame)
+            return
+        self._to_server += (line, _NEWLINE)
+        if frame.kind == NOTIFICATION:
+            cancelled = self.tracker.client_notification(frame.method, frame.body.get("params"))
+            if cancelled is not None:
+                self._deadlines.pop(cancelled, None)
+                self._check_drained()
+
+    def _client_request(self, line: bytes, frame: Frame) -> None:
+        request_id = frame.id
+        assert request_id is not None  # a request has an id
+        if self.tracker.is_full():
+            error = overloaded_error(frame.method, self.config.max_pending)
+            self._to_client.append(error_line(request_id, error))
+            return
+        params = frame.body.get("params")
+        forwarded = self.tracker.client_request(request_id, frame.method, params)
+        self._deadlines.pop(request_id, None)
+        deadline = self._loop.time() + self.config.request_timeout
+        self._deadlines[request_id] = deadline
+        if self._watchdog is None:
+            self._watchdog = self._loop.call_at(deadline, self._expire)
+        if forwarded is params:
+            self._to_server += (line, _NEWLINE)
+        else:
+            self._to_server.append(self._patched(line, frame, "params", forwarded))
+
+    @staticmethod
+    def _patched(line: bytes, frame: Frame, key: str, value: object) -> bytes:
+        try:
+            return dump_line(with_member(frame, key, value))
+        except HostCompatError as error:
+            logger.warning("forwarded a message unpatched: %s", error)
+            return line + _NEWLINE
+
+    # -- server to client ------------------------------------------------------------------------------------
+
+    def _from_server(self, line: bytes) -> None:
+        frame = read_frame(line)
+        if isinstance(frame, HostCompatError):
+            logger.warning("unreadable message from the upstream server: %s", frame)
+            return
+        kind = frame.kind
+        if kind == RESULT:
+            result = frame.body["result"]
+            answer = self.tracker.server_result(frame.id, result)
+            if answer is None:
+                logger.debug("dropped an upstream result for id %r, which is not in flight", frame.id)
+                return
+            if answer.applied:
+                logger.debug("rewrote %s for %s: %s", answer.pending.method, self.tracker.identity, answer.applied)
+            if answer.result is result:
+                self._to_client += (line, _NEWLINE)
+            else:
+                self._to_client.append(self._patched(line, frame, "result", answer.result))
+            self._settle(frame.id)
+        elif kind == ERROR:
+            if frame.id is not None and self.tracker.server_error(frame.id) is None:
+                logger.debug("dropped an upstream error for id %r, which is not in flight", frame.id)
+                return
+            self._to_client += (line, _NEWLINE)
+            self._settle(frame.id)
+        else:
+            if frame.method == PROGRESS_METHOD and kind == NOTIFICATION:
+                self._renew(frame)
+            self._to_client += (line, _NEWLINE)
+
+    def _renew(self, progress: Frame) -> None:
+        related = self.tracker.related_request(PROGRESS_METHOD, progress.body.get("params"), standalone_stream=True)
+        if related is not None and self._deadlines.pop(related, None) is not None:
+            self._deadlines[related] = self._loop.time() + self.config.request_timeout
+
+    def _settle(self, request_id: RequestId | None) -> None:
+        if request_id is not None:
+            self._deadlines.pop(request_id, None)
+        self._check_drained()
+
+    def _check_drained(self) -> None:
+        if self._client_gone and not self._deadlines and not self.tracker.pending():
+            self._stop("client")
+
+    # -- timeouts --------------------------------------------------------------------------------------------
+
+    def _expire(self) -> None:
+        """Answer every request past its deadline with a timeout (and cancel it upstream); re-arm for the next."""
+        self._watchdog = None
+        now = self._loop.time()
+        expired: list[RequestId] = []
+        for request_id, deadline in self._deadlines.items():
+            if deadline > now:
+                self._watchdog = self._loop.call_at(deadline, self._expire)
+                break
+            expired.append(request_id)
+        seconds = self.config.request_timeout
+        for request_id in expired:
+            del self._deadlines[request_id]
+            pending = self.tracker.forget(request_id)
+            if pending is None:
+                continue
+            method = pending.method
+            logger.warning("the upstream server did not answer %s (id %r) within %g s", method, request_id, seconds)
+            self._to_client.append(error_line(request_id, timeout_error(method, seconds)))
+            if method != INITIALIZE_METHOD:  # initialize must never be cancelled
+                params = cancel_params(request_id, f"no answer within {seconds:g} s")
+                self._to_server.append(notification_line(CANCELLED_METHOD, params))
+        self._flush()
+        self._check_drained()
+
+
+__all__ = ["PipeProxy", "READ_CHUNK"]

@@ -1,0 +1,117 @@
+import copy
+import json
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hostcompat.clients.proxy.frames import (
+    ERROR,
+    NOTIFICATION,
+    REQUEST,
+    RESULT,
+    Frame,
+    dump_line,
+    error_line,
+    notification_line,
+    read_frame,
+    with_member,
+)
+from hostcompat.errors import ProbeError
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+ids = st.integers(min_value=-(2**53), max_value=2**53) | st.text(max_size=10)
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "request_id", "method"),
+    [
+        (b'{"jsonrpc":"2.0","id":1,"method":"ping"}', REQUEST, 1, "ping"),
+        (b'{"jsonrpc":"2.0","method":"notifications/initialized"}', NOTIFICATION, None, "notifications/initialized"),
+        (b'{"jsonrpc":"2.0","id":"a","result":{}}', RESULT, "a", ""),
+        (b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}', ERROR, None, ""),
+    ],
+)
+def test_each_kind_of_message_is_known_by_its_envelope(line: bytes, kind: str, request_id: Any, method: str) -> None:
+    frame = read_frame(line)
+    assert isinstance(frame, Frame)
+    assert (frame.kind, frame.id, frame.method) == (kind, request_id, method)
+    assert frame.body == json.loads(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"hello": "world"}',
+        b'{"jsonrpc":"1.0","id":1,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}',
+        b'{"jsonrpc":"2.0","id":1,"result":[]}',
+        b'{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}',
+        b"\xff\xfe\xfa",
+    ],
+)
+def test_a_line_that_is_not_json_rpc_becomes_a_probe_error_quoting_it(line: bytes) -> None:
+    error = read_frame(line)
+    assert isinstance(error, ProbeError)
+    assert "not a JSON-RPC message" in error.message
+    assert error.value == line[:120].decode("utf-8", "replace")
+
+
+def test_a_patched_member_keeps_the_other_members_in_their_order() -> None:
+    frame = read_frame(b'{"x-first":1,"jsonrpc":"2.0","id":7,"result":{"a":1},"x-last":2}')
+    assert isinstance(frame, Frame)
+    patched = with_member(frame, "result", MappingProxyType({"a": 2}))
+    assert list(patched) == ["x-first", "jsonrpc", "id", "result", "x-last"]
+    assert dump_line(patched) == b'{"x-first":1,"jsonrpc":"2.0","id":7,"result":{"a":2},"x-last":2}\n'
+    assert frame.body["result"] == {"a": 1}
+
+
+def test_the_lines_the_proxy_writes_itself_are_compact_json_rpc() -> None:
+    assert json.loads(error_line(3, {"code": -32000, "message": "gone"})) == {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "error": {"code": -32000, "message": "gone"},
+    }
+    assert json.loads(error_line(None, {"code": -1, "message": "m", "data": {"k": [1]}}))["error"]["data"] == {"k": [1]}
+    assert notification_line("notifications/cancelled", {"requestId": 1}) == (
+        b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}\n'
+    )
+
+
+def test_text_is_written_as_utf8_and_a_lone_surrogate_stays_escaped() -> None:
+    assert dump_line({"t": "é"}) == '{"t":"é"}\n'.encode()
+    assert dump_line({"t": "\ud800"}) == b'{"t":"\\ud800"}\n'
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), object()])
+def test_what_json_cannot_carry_is_a_probe_error(value: object) -> None:
+    with pytest.raises(ProbeError):
+        dump_line({"result": {"v": value}})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200) | json_values.map(lambda value: json.dumps(value).encode()))
+def test_any_line_is_a_frame_or_a_probe_error(line: bytes) -> None:
+    assert isinstance(read_frame(line), (Frame, ProbeError))
+
+
+@settings(max_examples=300, deadline=None)
+@given(ids, st.text(min_size=1, max_size=20), st.dictionaries(st.text(max_size=8), json_values, max_size=5))
+def test_a_request_survives_the_round_trip_with_every_param(request_id: Any, method: str, params: Any) -> None:
+    body = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+    before = copy.deepcopy(body)
+    frame = read_frame(json.dumps(body).encode())
+    assert isinstance(frame, Frame)
+    assert (frame.kind, frame.id, frame.method) == (REQUEST, request_id, method)
+    again = read_frame(dump_line(frame.body).rstrip(b"\n"))
+    assert isinstance(again, Frame) and again.body == body
+    assert body == before
