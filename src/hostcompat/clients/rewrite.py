@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from hostcompat.clients._catalog import Renamed, RenameStep, rename_tools
 from hostcompat.clients._cow import with_key
@@ -45,6 +46,40 @@ class SessionProfile:
         """The ids of the planned rules, in rule-file order."""
         return tuple(rule.id for rule in self.rules)
 
+    @cached_property
+    def _result_plans(self) -> dict[str, _ResultPlan]:
+        """Result method -> the rules that act on its results (filled in on first use; a speed-up only)."""
+        return {}
+
+    def _result_plan(self, method: str) -> _ResultPlan:
+        plans = self._result_plans
+        plan = plans.get(method)
+        if plan is None:  # at most one per result method
+            plan = plans[method] = _plan_results(self.rules, method)
+        return plan
+
+
+@dataclass(frozen=True)
+class _ResultPlan:
+    """The rules of a profile that act on one method's results, in rule-file order, with their operations."""
+
+    patches: tuple[tuple[Rule, ResultOperation], ...]
+    renames: tuple[tuple[Rule, RenameOperation], ...]
+
+
+def _plan_results(rules: tuple[Rule, ...], method: str) -> _ResultPlan:
+    patches: list[tuple[Rule, ResultOperation]] = []
+    renames: list[tuple[Rule, RenameOperation]] = []
+    for rule in rules:
+        operation = OPERATIONS.get(rule.rewrite.op)
+        if method not in rule.methods or operation is None:
+            continue
+        if isinstance(operation, RenameOperation):
+            renames.append((rule, operation))
+        elif isinstance(operation, ResultOperation):
+            patches.append((rule, operation))
+    return _ResultPlan(tuple(patches), tuple(renames))
+
 
 @dataclass(frozen=True)
 class SessionState:
@@ -72,6 +107,10 @@ class RequestRewrite:
 
     params: Any
     applied: tuple[str, ...] = ()
+
+
+def _is_object(value: object) -> TypeGuard[Mapping[str, Any]]:
+    return type(value) is dict or isinstance(value, Mapping)  # a decoded object is a dict: skip the ABC check
 
 
 def plan_rewrites(identity: ClientIdentity | None, rules: Iterable[Rule]) -> SessionProfile:
@@ -118,31 +157,27 @@ def rewrite_result(method: str, result: Any, profile: SessionProfile, state: Ses
     Total over JSON: a result of an unexpected shape is passed through untouched, never an error.
     Rules run in rule-file order; tool renames run last, over the whole page, and update the state.
     """
-    if not profile.rules or method not in RESULT_METHODS or not isinstance(result, Mapping):
+    if not profile.rules or method not in RESULT_METHODS or not _is_object(result):
         return Rewrite(result, state)
+    plan = profile._result_plan(method)
     current: Mapping[str, Any] = result
     applied: set[str] = set()
-    steps: list[RenameStep] = []
-    for rule in profile.rules:
-        operation = OPERATIONS.get(rule.rewrite.op)
-        if method not in rule.methods or operation is None:
-            continue
-        if isinstance(operation, RenameOperation):
-            steps.append(_rename_step(rule, operation))
-            continue
-        if not isinstance(operation, ResultOperation):
-            continue
-        if not TRIGGERS[rule.trigger.kind].fires(method, current, rule.trigger.params):
+    for rule, operation in plan.patches:
+        trigger = rule.trigger
+        if not TRIGGERS[trigger.kind].fires(method, current, trigger.params):
             continue
         patched = operation.patch(method, current, rule.rewrite.params)
         if patched is not current:
             applied.add(rule.id)
             current = patched
-    if steps:
+    if plan.renames:
+        steps = [_rename_step(rule, operation) for rule, operation in plan.renames]
         renamed = rename_tools(current, steps, state.tool_names)
         current = renamed.result
         applied.update(renamed.applied)
         state = _remember(state, renamed)
+    if not applied:
+        return Rewrite(current, state)
     return Rewrite(current, state, tuple(rule_id for rule_id in profile.rule_ids if rule_id in applied))
 
 
@@ -158,7 +193,7 @@ def rewrite_request(
 
     `RequestRewrite.params is params` when nothing changed; params of an unexpected shape pass through.
     """
-    if method not in REQUEST_METHODS or not isinstance(params, Mapping):
+    if method not in REQUEST_METHODS or not _is_object(params):
         return RequestRewrite(params)
     current: Mapping[str, Any] = params
     name = params.get("name")

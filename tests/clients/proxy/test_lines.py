@@ -27,6 +27,17 @@ def test_a_long_line_ending_in_the_same_chunk_is_flagged_and_the_next_kept() -> 
     assert lines.feed(b"short\ntoo long\nok\n") == [b"short", Oversized(8), b"ok"]
 
 
+def test_a_buffer_is_at_a_line_start_only_when_it_holds_nothing_and_skips_nothing() -> None:
+    lines = LineBuffer(10)
+    seen = [lines.at_line_start]
+    for chunk in (b'{"a"', b":1}\n", b"12345678901", b"23\n"):  # the third is over the limit, with no newline yet
+        out = lines.feed(chunk)
+        seen.append(lines.at_line_start)
+    assert out == []  # the rest of the long line was skipped
+    assert seen == [True, False, True, False, True]
+    assert lines.buffered == 0
+
+
 def test_flush_hands_back_a_last_line_without_newline() -> None:
     lines = LineBuffer(100)
     lines.feed(b"a\nlast")

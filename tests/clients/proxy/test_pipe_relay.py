@@ -132,6 +132,26 @@ async def test_an_unpatched_request_reaches_the_server_as_the_very_bytes_the_cli
     assert reply["result"]["content"][0]["text"].encode() == sent
 
 
+async def test_a_message_written_in_pieces_reaches_the_server_as_the_very_bytes_the_client_wrote() -> None:
+    sent = b'{"jsonrpc":"2.0","id":"split","method":"tools/call","params":{"name":"e","x-pad":"' + b"y" * 3000 + b'"}}'
+    async with raw(proxy_config(stdio_upstream([sys.executable, "-c", ECHO_LINES]))) as (client, _):
+        for start in range(0, len(sent), 700):
+            os.write(client.write_fd, sent[start : start + 700])
+        client.send(b"")
+        reply = json.loads(await client.line())
+    assert reply["id"] == "split"
+    assert reply["result"]["content"][0]["text"].encode() == sent
+
+
+async def test_the_end_of_an_oversized_line_arriving_on_its_own_is_skipped_not_relayed() -> None:
+    async with raw(proxy_config(max_message_bytes=1000)) as (client, _):
+        os.write(client.write_fd, b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"' + b"x" * 2000)
+        client.send(b'"}}')  # alone, this tail would read as a line of its own
+        client.send(b'{"jsonrpc":"2.0","id":2,"method":"ping"}')
+        replies = [json.loads(await client.line()) for _ in range(2)]
+    assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [(None, PARSE_ERROR), (2, None)]
+
+
 async def test_codex_gets_integer_priorities_and_renamed_tools_are_called_by_their_real_name() -> None:
     async with piped(proxy_config()) as run:
         await run.peer.initialize(CODEX)

@@ -154,6 +154,31 @@ def test_a_renamed_tool_is_routed_back_to_the_server_name() -> None:
     assert params == {"name": "get_weather", "arguments": {"city": "Oslo"}}
 
 
+def test_request_params_then_record_request_does_what_client_request_does() -> None:
+    whole, split = SessionTracker(RULES), SessionTracker(RULES)
+    listing = {"tools": [{"name": "get.weather", "inputSchema": {"type": "object"}}]}
+    for tracker in (whole, split):
+        tracker.client_request(1, "initialize", CODEX_INIT)
+        tracker.server_result(1, {})
+        tracker.client_request(2, "tools/list", {})
+        tracker.server_result(2, listing)
+    params = {"name": "get_weather", "arguments": {}, "_meta": {"progressToken": "p"}}
+    expected = whole.client_request(3, "tools/call", params)
+    forwarded = split.request_params("tools/call", params)
+    assert 3 not in split.pending()
+    split.record_request(3, "tools/call", params)
+    assert forwarded == expected == {"name": "get.weather", "arguments": {}, "_meta": {"progressToken": "p"}}
+    assert split.pending() == whole.pending() == {3: Pending("tools/call", "p")}
+    assert split.related_request("notifications/progress", {"progressToken": "p"}, standalone_stream=True) == 3
+
+
+def test_a_profile_without_request_rules_hands_back_the_very_same_params() -> None:
+    tracker = SessionTracker(RULES)
+    tracker.client_request(1, "initialize", CODEX_INIT)
+    params = {"name": "echo", "arguments": {"text": "x"}}
+    assert tracker.request_params("tools/call", params) is params
+
+
 @settings(max_examples=300, deadline=None)
 @given(methods, json_objects, json_values, st.booleans())
 def test_any_json_is_tracked_without_errors_or_mutation(

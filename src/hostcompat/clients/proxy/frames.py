@@ -20,6 +20,8 @@ RESULT = "result"
 ERROR = "error"
 
 _PREVIEW = 120
+_DECODER = json.JSONDecoder()
+"""What `json.loads` uses when given no options."""
 
 
 class Frame(NamedTuple):
@@ -37,6 +39,8 @@ def _is_id(value: object) -> bool:
 
 
 def _unreadable(line: bytes, reason: str) -> ProbeError:
+    if line.endswith(b"\n"):  # the line's own terminator is no part of what it says
+        line = line[:-1]
     preview = line[:_PREVIEW].decode("utf-8", "replace")
     return ProbeError(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
 
@@ -69,9 +73,15 @@ def _envelope_problem(body: dict[str, Any]) -> str | None:
 
 
 def read_frame(line: bytes) -> Frame | ProbeError:
-    """The message on one line of a stdio stream, or the error saying why it is not one (never raises)."""
+    """The message on one line of a stdio stream, or the error saying why it is not one (never raises).
+
+    `line` may end with its newline (JSON allows the whitespace): the relay parses the bytes it will forward.
+    """
     try:
-        body = json.loads(line)
+        if line[:1] == b"{" and line[1:2] != b"\x00":  # what json.loads would decode as UTF-8, minus its detour
+            body = _DECODER.decode(line.decode("utf-8", "surrogatepass"))
+        else:
+            body = json.loads(line)
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         return _unreadable(line, type(error).__name__)
     if type(body) is not dict:

@@ -34,6 +34,11 @@ class LineBuffer:
         """Bytes of the unfinished line held so far (never more than `max_bytes`)."""
         return len(self._buffer)
 
+    @property
+    def at_line_start(self) -> bool:
+        """Whether the next byte fed starts a new line (nothing held, no oversized line being skipped)."""
+        return not self._buffer and not self._skipping
+
     def feed(self, data: bytes) -> list[bytes | Oversized]:
         """The lines completed by `data`, in order; an unfinished tail is kept for the next call."""
         out: list[bytes | Oversized] = []

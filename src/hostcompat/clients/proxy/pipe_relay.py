@@ -207,16 +207,27 @@ class PipeProxy:
             self._to_server.clear()
             self._server.send(data)
 
+    @staticmethod
+    def _one_line(data: bytes, lines: LineBuffer) -> bool:
+        """Whether `data` is one whole line within the bound, read at a line start (the common case: no copy)."""
+        last = len(data) - 1
+        return 0 <= last <= lines.max_bytes and data.find(_NEWLINE) == last and lines.at_line_start
+
     def _client_readable(self) -> None:
         data = self._read(self._stdin)
         if data is None:
+            return
+        if self._one_line(data, self._client_lines):
+            if not data.isspace():
+                self._from_client(data, eager=True)
+            self._flush()
             return
         lines = self._client_lines.feed(data) if data else [self._client_lines.flush()]
         for line in lines:
             if isinstance(line, Oversized):
                 self._unreadable(InvalidInput(f"a message is over {self._client_lines.max_bytes} bytes"))
             elif line and not line.isspace():
-                self._from_client(line)
+                self._from_client(line + _NEWLINE, eager=False)
         if not data:
             self._unwatch_reads(self._stdin)
             self._client_gone = True
@@ -227,6 +238,11 @@ class PipeProxy:
         data = self._read(self._server_fd)
         if data is None:
             return
+        if self._one_line(data, self._server_lines):
+            if not data.isspace():
+                self._from_server(data, eager=True)
+            self._flush()
+            return
         lines = self._server_lines.feed(data) if data else [self._server_lines.flush()]
         for line in lines:
             if isinstance(line, Oversized):
@@ -234,7 +250,7 @@ class PipeProxy:
                 data = b""
                 break
             if line and not line.isspace():
-                self._from_server(line)
+                self._from_server(line + _NEWLINE, eager=False)
         self._flush()
         if not data:
             self._unwatch_reads(self._server_fd)
@@ -256,7 +272,8 @@ class PipeProxy:
         logger.warning("unreadable message from the client: %s", error)
         self._to_client.append(error_line(None, unreadable_error(f"could not read a client message: {error}")))
 
-    def _from_client(self, line: bytes) -> None:
+    def _from_client(self, line: bytes, *, eager: bool) -> None:
+        """Relay one line (newline included) from the client; `eager`: write it out as soon as it is decided."""
         frame = read_frame(line)
         if isinstance(frame, HostCompatError):
             self._unreadable(frame)
@@ -267,33 +284,36 @@ class PipeProxy:
                 self._stop("client")
             return
         if frame.kind == REQUEST:
-            self._client_request(line, frame)
+            self._client_request(line, frame, eager)
             return
-        self._to_server += (line, _NEWLINE)
+        self._to_server.append(line)
+        if eager:
+            self._flush()
         if frame.kind == NOTIFICATION:
             cancelled = self.tracker.client_notification(frame.method, frame.body.get("params"))
             if cancelled is not None:
                 self._deadlines.pop(cancelled, None)
                 self._check_drained()
 
-    def _client_request(self, line: bytes, frame: Frame) -> None:
+    def _client_request(self, line: bytes, frame: Frame, eager: bool) -> None:
         request_id = frame.id
         assert request_id is not None  # a request has an id
-        if self.tracker.is_full():
+        tracker = self.tracker
+        if tracker.is_full():
             error = overloaded_error(frame.method, self.config.max_pending)
             self._to_client.append(error_line(request_id, error))
             return
         params = frame.body.get("params")
-        forwarded = self.tracker.client_request(request_id, frame.method, params)
+        forwarded = tracker.request_params(frame.method, params)
+        self._to_server.append(line if forwarded is params else self._patched(line, frame, "params", forwarded))
+        if eager:  # the server starts on it while the request is recorded
+            self._flush()
+        tracker.record_request(request_id, frame.method, params)
         self._deadlines.pop(request_id, None)
         deadline = self._loop.time() + self.config.request_timeout
         self._deadlines[request_id] = deadline
         if self._watchdog is None:
             self._watchdog = self._loop.call_at(deadline, self._expire)
-        if forwarded is params:
-            self._to_server += (line, _NEWLINE)
-        else:
-            self._to_server.append(self._patched(line, frame, "params", forwarded))
 
     @staticmethod
     def _patched(line: bytes, frame: Frame, key: str, value: object) -> bytes:
@@ -301,11 +321,12 @@ class PipeProxy:
             return dump_line(with_member(frame, key, value))
         except HostCompatError as error:
             logger.warning("forwarded a message unpatched: %s", error)
-            return line + _NEWLINE
+            return line
 
     # -- server to client ------------------------------------------------------------------------------------
 
-    def _from_server(self, line: bytes) -> None:
+    def _from_server(self, line: bytes, *, eager: bool) -> None:
+        """Relay one line (newline included) from the server; `eager`: write it out as soon as it is decided."""
         frame = read_frame(line)
         if isinstance(frame, HostCompatError):
             logger.warning("unreadable message from the upstream server: %s", frame)
@@ -317,23 +338,27 @@ class PipeProxy:
             if answer is None:
                 logger.debug("dropped an upstream result for id %r, which is not in flight", frame.id)
                 return
+            patched = answer.result
+            self._to_client.append(line if patched is result else self._patched(line, frame, "result", patched))
+            if eager:  # the client gets it while the request is settled
+                self._flush()
             if answer.applied:
                 logger.debug("rewrote %s for %s: %s", answer.pending.method, self.tracker.identity, answer.applied)
-            if answer.result is result:
-                self._to_client += (line, _NEWLINE)
-            else:
-                self._to_client.append(self._patched(line, frame, "result", answer.result))
             self._settle(frame.id)
         elif kind == ERROR:
             if frame.id is not None and self.tracker.server_error(frame.id) is None:
                 logger.debug("dropped an upstream error for id %r, which is not in flight", frame.id)
                 return
-            self._to_client += (line, _NEWLINE)
+            self._to_client.append(line)
+            if eager:
+                self._flush()
             self._settle(frame.id)
         else:
+            self._to_client.append(line)
+            if eager:
+                self._flush()
             if frame.method == PROGRESS_METHOD and kind == NOTIFICATION:
                 self._renew(frame)
-            self._to_client += (line, _NEWLINE)
 
     def _renew(self, progress: Frame) -> None:
         related = self.tracker.related_request(PROGRESS_METHOD, progress.body.get("params"), standalone_stream=True)

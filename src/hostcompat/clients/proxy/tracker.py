@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TypeAlias, TypeGuard
 
+from hostcompat.clients._ops import OPERATIONS, RequestOperation
 from hostcompat.clients.detect import (
     CLIENT_INFO_META_KEY,
     PROTOCOL_VERSION_META_KEY,
@@ -35,6 +37,7 @@ PROGRESS_METHOD = "notifications/progress"
 CANCELLED_METHOD = "notifications/cancelled"
 INITIALIZE_METHOD = "initialize"
 _MAX_PROTOCOL_VERSION = 64
+_NO_META: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -58,12 +61,16 @@ def _is_id(value: object) -> TypeGuard[RequestId]:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+def _is_object(value: object) -> TypeGuard[Mapping[str, Any]]:
+    return type(value) is dict or isinstance(value, Mapping)  # a decoded object is a dict: skip the ABC check
+
+
 def _meta(params: object) -> Mapping[str, Any]:
-    if isinstance(params, Mapping):
+    if _is_object(params):
         meta = params.get("_meta")
-        if isinstance(meta, Mapping):
+        if meta is not None and _is_object(meta):
             return meta
-    return {}
+    return _NO_META
 
 
 def _progress_token(params: object) -> RequestId | None:
@@ -76,6 +83,10 @@ def _identity(message: Mapping[str, Any]) -> ClientIdentity | None:
         return detect_client(message)
     except HostCompatError:
         return None  # a malformed clientInfo is the server's business; the proxy just rewrites nothing
+
+
+def _rewrites_requests(profile: SessionProfile) -> bool:
+    return any(isinstance(OPERATIONS.get(rule.rewrite.op), RequestOperation) for rule in profile.rules)
 
 
 def _same_client(left: ClientIdentity | None, right: ClientIdentity | None) -> bool:
@@ -96,6 +107,8 @@ class SessionTracker:
         self._max_pending = max_pending
         self.identity: ClientIdentity | None = None
         self.profile = SessionProfile(None)
+        self._request_rules = False
+        """Whether a rule of the profile may patch a request's params (else only renamed tools are routed)."""
         self.state: SessionState = EMPTY_SESSION
         self.protocol_version: str | None = None
         self._pending: dict[RequestId, Pending] = {}
@@ -106,7 +119,7 @@ class SessionTracker:
     # -- what the client sends -------------------------------------------------------------------------------
 
     def _observe_client(self, method: str, params: Any) -> None:
-        if not isinstance(params, Mapping):
+        if not _is_object(params):
             return
         if method == INITIALIZE_METHOD:
             found = _identity(params)
@@ -121,6 +134,7 @@ class SessionTracker:
         if not _same_client(found, self.identity) or method == INITIALIZE_METHOD:
             self.identity = found
             self.profile = plan_rewrites(found, self._rules)
+            self._request_rules = _rewrites_requests(self.profile)
 
     def is_full(self) -> bool:
         """Whether the session already has the most requests in flight it may have."""
@@ -128,12 +142,25 @@ class SessionTracker:
 
     def client_request(self, request_id: RequestId, method: str, params: Any) -> Any:
         """Record a request on its way upstream; returns its params to forward (rewritten for tools/call)."""
+        forwarded = self.request_params(method, params)
+        self.record_request(request_id, method, params)
+        return forwarded
+
+    def request_params(self, method: str, params: Any) -> Any:
+        """The params to forward for a client request (rewritten for tools/call), learning who the client is.
+
+        The first half of `client_request`: a relay that writes the request before it records it calls this, then
+        `record_request` with the same id, method and params.
+        """
         self._observe_client(method, params)
-        forwarded = params
-        if method == "tools/call" and (self.profile.rules or self.state.tool_names):
+        if method == "tools/call" and (self._request_rules or self.state.tool_names):
             rewritten = rewrite_request(method, params, self.profile, self.state)
-            forwarded = rewritten.params
             self._count(rewritten.applied)
+            return rewritten.params
+        return params
+
+    def record_request(self, request_id: RequestId, method: str, params: Any) -> None:
+        """Remember a request as in flight (the second half of `client_request`)."""
         old = self._pending.pop(request_id, None)
         if old is not None and old.progress_token is not None:
             self._by_token.pop(old.progress_token, None)
@@ -141,7 +168,6 @@ class SessionTracker:
         self._pending[request_id] = Pending(method, token)
         if token is not None:
             self._by_token[token] = request_id
-        return forwarded
 
     def client_notification(self, method: str, params: Any) -> RequestId | None:
         """Record a notification on its way upstream; for a cancellation, the id of the request it cancels."""
