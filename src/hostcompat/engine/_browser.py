@@ -11,6 +11,7 @@ import re
 
 from hostcompat.engine._js_context import CodeView, at_word_start
 from hostcompat.engine._js_lexer import is_code, prev_code_index
+from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawNeed
 from hostcompat.engine._sdk import SdkRegion, in_regions
 from hostcompat.engine.needs import Confidence
@@ -23,6 +24,7 @@ _PERMISSION_APIS = (
     ("geolocation", re.compile(r"geolocation\s*\??\.\s*(?:getCurrentPosition|watchPosition)(?![\w$])")),
     ("clipboard", re.compile(r"clipboard\s*\??\.\s*(?:writeText|write)\s*\(")),
 )
+_GATES = {marker: gate(marker) for marker, _ in _PERMISSION_APIS}
 _NAVIGATOR_ONLY = frozenset({"geolocation", "clipboard"})
 _NAVIGATOR_BEFORE = re.compile(r"\bnavigator\s*\??\.\s*$")
 _MEDIA_WINDOW = 120
@@ -34,7 +36,7 @@ def scan_permission_apis(view: CodeView, regions: tuple[SdkRegion, ...]) -> list
     source = view.source
     found: list[RawNeed] = []
     for marker, pattern in _PERMISSION_APIS:
-        if source.find(marker, view.start, view.end) < 0:
+        if not view.may_match(_GATES[marker]) or source.find(marker, view.start, view.end) < 0:
             continue
         for match in pattern.finditer(source, view.start, view.end):
             at = match.start()

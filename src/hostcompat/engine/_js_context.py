@@ -21,6 +21,7 @@ from hostcompat.engine._js_lexer import (
     prev_code_index,
     span_index_at,
 )
+from hostcompat.engine._prefilter import Anchors, Gate, find_anchors
 
 __all__ = [
     "CodeView",
@@ -53,7 +54,7 @@ class CodeView:
     """A stretch `source[start:end]` of JavaScript and its layout, lexed on first use.
 
     Every pass searches the raw text first and asks the layout only about its hits, so a stretch
-    with nothing to look at is never lexed.
+    with nothing to look at is never lexed; a pass whose anchors the prefilter did not see is skipped.
     """
 
     source: str
@@ -64,6 +65,15 @@ class CodeView:
     def layout(self) -> JsLayout:
         """Where the literals and comments lie (see `lex_js`)."""
         return lex_js(self.source, self.start, self.end)
+
+    @cached_property
+    def anchors(self) -> Anchors:
+        """Which pass anchors occur in the stretch (one native pass; all open without the prefilter)."""
+        return find_anchors(self.source, self.start, self.end)
+
+    def may_match(self, needed: Gate) -> bool:
+        """Whether a pass gated on `needed` can find anything in this stretch."""
+        return self.anchors.open(needed)
 
 
 def at_word_start(source: str, index: int) -> bool:

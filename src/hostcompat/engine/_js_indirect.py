@@ -20,6 +20,7 @@ from hostcompat.engine._js_context import (
     object_text_around,
 )
 from hostcompat.engine._js_lexer import is_code, next_code_index, prev_code_index
+from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawNeed
 from hostcompat.engine._sdk import SdkRegion, in_regions
 from hostcompat.engine.needs import MCP_UI_TYPE_NEEDS, WIRE_METHOD_NEEDS, Confidence
@@ -27,6 +28,7 @@ from hostcompat.engine.needs import MCP_UI_TYPE_NEEDS, WIRE_METHOD_NEEDS, Confid
 __all__ = [
     "METHOD_KEY",
     "SENDER_NAME",
+    "WIRE_GATE",
     "WIRE_LITERALS",
     "WireHits",
     "constant_calls",
@@ -39,6 +41,8 @@ WIRE_LITERALS = re.compile(
     r"([\"'`])(" + "|".join(re.escape(m) for m in sorted(WIRE_METHOD_NEEDS, key=len, reverse=True)) + r")\1"
 )
 """A string literal holding a view-to-host wire method."""
+WIRE_GATE = gate(*WIRE_METHOD_NEEDS)
+"""A wire literal holds one of the method names."""
 WireHits = Sequence[re.Match[str]]
 """The `WIRE_LITERALS` matches of one stretch, found once and shared by the passes that need them."""
 METHOD_KEY = re.compile(r"(?:\bmethod|[\"']method[\"'])\s*$")
@@ -46,10 +50,13 @@ METHOD_KEY = re.compile(r"(?:\bmethod|[\"']method[\"'])\s*$")
 SENDER_NAME = re.compile(r"^(?:send|request|rpc|call|notify|post|invoke|emit|dispatch)", re.IGNORECASE)
 """Function names that suggest a message sender."""
 _POST_MESSAGE = re.compile(r"postMessage(?![\w$])")
+_POST_MESSAGE_GATE = gate("postMessage")
 _JSONRPC_KEY = re.compile(r"\bjsonrpc\b")
 _CONSTANT = re.compile(r"(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*$")
 _TABLE_KEY = re.compile(r"([A-Za-z_$][\w$]*)[\"']?\s*:\s*$")
 _MCP_UI_ARGUMENT = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
+_MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
+"""A quoted mcp-ui action type."""
 _MAX_CONSTANTS = 64
 _MAX_SENDER_WALK = 4
 _EXPRESSION_ARROW = re.compile(
@@ -65,6 +72,8 @@ def sender_functions(view: CodeView, regions: tuple[SdkRegion, ...]) -> frozense
     """
     names: set[str] = set()
     source = view.source
+    if not view.may_match(_POST_MESSAGE_GATE):
+        return frozenset()
     for match in _POST_MESSAGE.finditer(source, view.start, view.end):
         at = match.start()
         if not at_word_start(source, at) or not is_code(view.layout, at) or in_regions(regions, at):
@@ -174,7 +183,7 @@ def _callee_of_paren(view: CodeView, paren: int) -> str:
 
 def mcp_ui_sender_calls(view: CodeView, regions: tuple[SdkRegion, ...], senders: frozenset[str]) -> list[RawNeed]:
     """mcp-ui actions sent through a helper: `sendAction("tool", {toolName, params})` where the helper posts."""
-    if not senders:
+    if not senders or not view.may_match(_MCP_UI_TYPE_GATE):
         return []
     source = view.source
     found: list[RawNeed] = []

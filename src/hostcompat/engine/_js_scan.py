@@ -29,6 +29,7 @@ from hostcompat.engine._js_context import (
 from hostcompat.engine._js_indirect import (
     METHOD_KEY,
     SENDER_NAME,
+    WIRE_GATE,
     WIRE_LITERALS,
     WireHits,
     constant_calls,
@@ -46,6 +47,7 @@ from hostcompat.engine._js_lexer import (
 )
 from hostcompat.engine._js_styles import scan_mcp_ui, scan_openai
 from hostcompat.engine._js_wrappers import wrapper_method_calls
+from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawEmbedded, RawExternal, RawNeed, RawSdk, RawUrl
 from hostcompat.engine._sdk import SdkRegion, find_adapter_regions, find_sdk_regions, in_regions, merge_regions
 from hostcompat.engine._urls import scan_embedded, scan_urls
@@ -67,8 +69,11 @@ _BRIDGE_NAMES = frozenset([*APP_METHOD_NEEDS, *OPENAI_METHOD_NEEDS])
 
 _API_NAMES = re.compile("(" + word_alternation(sorted([*_BRIDGE_NAMES, *APP_HANDLER_PROPERTIES])) + r")(?![\w$])")
 _OPENAI_RECEIVERS = frozenset({"openai"})
+_API_GATE = gate(*sorted([*_BRIDGE_NAMES, *APP_HANDLER_PROPERTIES]))
 _AUTO_RESIZE_OFF = re.compile(r"autoResize[\"']?\s*:\s*(?:!1|false|0)(?![\w$])")
+_AUTO_RESIZE_GATE = gate("autoResize")
 _EXT_APPS_PACKAGE = "@modelcontextprotocol/ext-apps"
+_EXT_APPS_GATE = gate(_EXT_APPS_PACKAGE)
 _GUARD_PATTERNS: dict[str, re.Pattern[str]] = {}
 _MAX_HITS = 100_000
 
@@ -114,7 +119,7 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
     plain_wrappers = tuple(r for r in wrappers if not r.ext_apps and r in regions)
     needs.extend(wrapper_method_calls(view, plain_wrappers, regions, uses))
     senders = sender_functions(view, regions)
-    wire_hits = list(WIRE_LITERALS.finditer(source, start, end))
+    wire_hits = list(WIRE_LITERALS.finditer(source, start, end)) if view.may_match(WIRE_GATE) else []
     needs.extend(_wire_calls(view, regions, senders, wire_hits))
     needs.extend(constant_calls(view, regions, senders, wire_hits))
     needs.extend(mcp_ui_sender_calls(view, regions, senders))
@@ -126,7 +131,7 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
     sdks.extend(ui_sdk)
     needs.extend(scan_permission_apis(view, regions))
     urls, externals = scan_urls(view, regions)
-    auto_resize_off = any(
+    auto_resize_off = view.may_match(_AUTO_RESIZE_GATE) and any(
         at_word_start(source, m.start()) and is_code(view.layout, m.start()) and not in_regions(regions, m.start())
         for m in _AUTO_RESIZE_OFF.finditer(source, start, end)
     )
@@ -145,6 +150,8 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
 def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
     """Every App-method name in code: (offset, name, role, receiver)."""
     uses: list[tuple[int, str, str, str]] = []
+    if not view.may_match(_API_GATE):
+        return uses, False
     for match in _API_NAMES.finditer(view.source, view.start, view.end):
         if not at_word_start(view.source, match.start()) or not is_code(view.layout, match.start()):
             continue
@@ -158,6 +165,8 @@ def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
 def _ext_apps_import(view: CodeView) -> int | None:
     """Offset of an import of the ext-apps package (bare, or from a CDN), if any."""
     source = view.source
+    if not view.may_match(_EXT_APPS_GATE):
+        return None
     at = source.find(_EXT_APPS_PACKAGE, view.start, view.end)
     while at >= 0:
         index = span_index_at(view.layout, at)

@@ -25,6 +25,7 @@ from hostcompat.engine._js_lexer import (
     next_code_index,
     prev_code_index,
 )
+from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawNeed, RawSdk
 from hostcompat.engine._sdk import SdkRegion, in_regions
 from hostcompat.engine.needs import MCP_UI_TYPE_NEEDS, OPENAI_METHOD_NEEDS, Confidence
@@ -38,6 +39,9 @@ _SET_GLOBALS = re.compile(r"openai:set_globals")
 _DESTRUCTURED = re.compile(r"\{([^{}]{1,400})\}\s*=\s*$")
 _MCP_UI_TYPE = re.compile(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
 _MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|message-received)(?=[\"'`])")
+_MCP_UI_MARKERS_GATE = gate("ui-lifecycle-iframe-ready", "ui-request-render-data", "ui-message-received")
+_OPENAI_GATE = gate("openai")
+_MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
 _PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
 _MAX_SCOPE = 1 << 22
@@ -50,6 +54,8 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     aliases: dict[str, tuple[int, int]] = {}
     reads: dict[str, list[int]] = {}
     first: int | None = None
+    if not view.may_match(_OPENAI_GATE):
+        return needs, []
     for match in _OPENAI_NAME.finditer(source, view.start, view.end):
         if not at_word_start(source, match.start()) or not is_code(view.layout, match.start()):
             continue
@@ -160,7 +166,8 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     source = view.source
     needs: list[RawNeed] = []
     sdks: list[RawSdk] = []
-    for match in _MCP_UI_TYPE.finditer(source, view.start, view.end):
+    types = view.may_match(_MCP_UI_TYPE_GATE)
+    for match in _MCP_UI_TYPE.finditer(source, view.start, view.end) if types else ():
         literal_start = match.start(1)
         literal_end = match.end()
         if not at_word_start(source, match.start()) and source[match.start() - 1] not in "\"'":
@@ -192,7 +199,8 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
             needs.append(RawNeed(need, "declaration", "low", "mcp-ui", detail, literal_start))
             continue
         needs.append(RawNeed(need, "call", confidence, "mcp-ui", f"type:{action}", literal_start))
-    for match in _MCP_UI_MARKERS.finditer(source, view.start, view.end):
+    markers = view.may_match(_MCP_UI_MARKERS_GATE)
+    for match in _MCP_UI_MARKERS.finditer(source, view.start, view.end) if markers else ():
         if is_literal_at(view, match.start() - 1, match.end() + 1):
             sdks.append(RawSdk("mcp-ui", "runtime", match.group(0), match.start() - 1))
             break

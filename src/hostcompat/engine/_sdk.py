@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from hostcompat.engine._js_context import CodeView
 from hostcompat.engine._js_lexer import enclosing_open_brace, matching_close_brace, prev_code_index, span_index_at
+from hostcompat.engine._prefilter import gate
 
 __all__ = ["SdkRegion", "find_adapter_regions", "find_sdk_regions", "in_regions", "merge_regions"]
 
@@ -25,6 +26,7 @@ _MAX_BODY = 8 * 1024 * 1024
 _EXT_APPS_MARKERS = ("_assertInitialized", "autoResize", "ui/initialize", "getHostCapabilities")
 _ADAPTER_TYPES = ("tool", "prompt", "intent", "notify", "link", "ui-size-change", "ui-lifecycle-iframe-ready")
 _ADAPTER_LITERAL = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in _ADAPTER_TYPES) + r")\1")
+_ADAPTER_GATE = gate(*(quote + t + quote for t in _ADAPTER_TYPES for quote in "\"'"))
 _CASE_BEFORE = re.compile(r"(?:\bcase|===?)\s*$")
 _MIN_DISPATCHED = 3
 _MAX_CLASS_WALK = 12
@@ -82,6 +84,8 @@ def find_adapter_regions(view: CodeView) -> tuple[SdkRegion, ...]:
     """Class bodies that dispatch on three or more mcp-ui action types (host adapters), sorted and disjoint."""
     source = view.source
     seen: dict[int, set[str]] = {}
+    if not view.may_match(_ADAPTER_GATE):
+        return ()
     for match in _ADAPTER_LITERAL.finditer(source, view.start, view.end):
         start = match.start()
         if not _is_literal(view, start, match.group(2)) or not _compared(view, start, match.end()):

@@ -18,16 +18,19 @@ from hostcompat.engine._js_lexer import (
     prev_code_index,
     span_index_at,
 )
+from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawEmbedded, RawExternal, RawUrl
 from hostcompat.engine._sdk import SdkRegion, in_regions
 
 __all__ = ["decode_js_string", "domain_of", "scan_embedded", "scan_urls"]
 
 _URL_TAIL = re.compile(r"//[^\s\"'`\\]{1,2048}")
+_URL_GATE = gate("//")
 _SCHEMES = ("https:", "http:", "wss:", "ws:")
 _QUOTES = "\"'`"
 _IMPORT_SPECIFIERS = tuple(re.compile(keyword + r"\s*([\"'])([^\"'\r\n]{1,2048})\1") for keyword in ("import", "from"))
 _DATA_CODE = re.compile(r"data:(?:text|application)/(?:javascript|ecmascript|html)")
+_SPECIFIER_GATE = gate("import", "from")
 _CONFIG_KEY = re.compile(r"([\w$]+)[\"']?\s*:\s*$")
 _COMPOUND_URL_KEY = re.compile(r"(?:[a-z0-9_$](?:Url|URL|Uri|URI|Src)|[Ee]ndpoint)$")
 _PLAIN_URL_KEY = re.compile(r"^(?:url|uri|src)$", re.IGNORECASE)
@@ -44,6 +47,11 @@ _BOUND_USES = tuple(
 _BINDING = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*$")
 _ATOB = re.compile(r"atob\s*\(\s*([\"'`])")
 _BLOB_PART = re.compile(r"Blob\s*\(\s*\[\s*([\"'`])")
+_EMBEDDED = (
+    (_ATOB, "base64", gate("atob")),
+    (_BLOB_PART, "text", gate("Blob")),
+    (_DATA_CODE, "data-url", gate("data:")),
+)
 _ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\r\n|[\s\S])")
 _HOST = re.compile(r"^(?:(https?|wss?):)?//([^/?#\s]+)", re.IGNORECASE)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -72,7 +80,8 @@ def scan_urls(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawU
     urls: list[RawUrl] = []
     externals: list[RawExternal] = []
     bindings: dict[str, tuple[str, int]] = {}
-    for match in _URL_TAIL.finditer(source, view.start, view.end):
+    tails = _URL_TAIL.finditer(source, view.start, view.end) if view.may_match(_URL_GATE) else ()
+    for match in tails:
         start = _url_literal_start(source, match.start(), view.start)
         if start < 0 or in_regions(regions, start) or not _literal_starts_at(view, start):
             continue
@@ -207,6 +216,8 @@ def _bound_uses(
 def _bare_specifiers(view: CodeView, regions: tuple[SdkRegion, ...], externals: list[RawExternal]) -> None:
     """`import x from "./app.js"` or `from "react"`: module code that must come from elsewhere."""
     source = view.source
+    if not view.may_match(_SPECIFIER_GATE):
+        return
     for match in (m for pattern in _IMPORT_SPECIFIERS for m in pattern.finditer(source, view.start, view.end)):
         spec = match.group(2)
         if spec.startswith(("http:", "https:", "//", "data:")) or in_regions(regions, match.start()):
@@ -225,7 +236,9 @@ def scan_embedded(view: CodeView) -> list[RawEmbedded]:
     """Code embedded as text: `atob("<base64>")`, `new Blob(["<code>"])`, `import("data:...")`."""
     found: list[RawEmbedded] = []
     source = view.source
-    for pattern, kind in ((_ATOB, "base64"), (_BLOB_PART, "text"), (_DATA_CODE, "data-url")):
+    for pattern, kind, needed in _EMBEDDED:
+        if not view.may_match(needed):
+            continue
         for match in pattern.finditer(source, view.start, view.end):
             literal_start = match.start(1) if kind != "data-url" else match.start() - 1
             if literal_start < view.start or source[literal_start] not in _QUOTES:

@@ -45,6 +45,8 @@ _SNIPPET_BEFORE = 40
 _SNIPPET_CHARS = 120
 _BLANK = re.compile(r"\s+")
 _NEWLINE = re.compile("\n")
+_NOT_BLANK = re.compile(r"\S")
+_LEADING_BLANK = re.compile("[\ufeff \t\r\n]+")
 _JS_MEDIA = ("javascript", "ecmascript", "module")
 _URI_LIST = "text/uri-list"
 _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
@@ -158,7 +160,8 @@ def _truncated_blob(scan: WidgetScan, blob_chars: int) -> WidgetScan:
 
 def _scan_text(text: str, end: int, locator: _Locator, collected: _Collected, depth: int) -> None:
     """Scan `text[:end]` as HTML when it starts with markup, else as JavaScript."""
-    if text[:end].lstrip("\ufeff \t\r\n")[:1] != "<":
+    first = _LEADING_BLANK.match(text, 0, end)
+    if text[first.end() if first else 0 : end][:1] != "<":
         _scan_script(text, 0, end, locator, collected, depth)
         return
     parts = split_html(text, end)
@@ -229,10 +232,9 @@ def _import_map_urls(parsed: object) -> list[str]:
 
 
 def _scan_script(text: str, start: int, end: int, locator: _Locator, collected: _Collected, depth: int) -> None:
-    if text[start:end].strip():
-        collected.js_found = True
-    else:
+    if _NOT_BLANK.search(text, start, end) is None:
         return
+    collected.js_found = True
     result = scan_js(text, start, end)
     _collect_js(result, locator, collected)
     for embedded in result.embedded:
