@@ -23,6 +23,39 @@ COMMAND_MODULES: tuple[str, ...] = ("check", "snapshot", "hosts", "scan", "clien
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own help formatter, sized as argparse sizes it, without importing `shutil` to do so.
+
+    argparse builds a formatter for every `add_argument` (to check metavars), and its default one imports `shutil`
+    (and with it `bz2`, `lzma`, `zlib`, `fnmatch`) just to read the terminal width: milliseconds on every run,
+    `check <snapshot>` included. The width rule is `shutil.get_terminal_size`'s: `$COLUMNS`, else the terminal's,
+    else 80.
+    """
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
+
+
+def _terminal_columns() -> int:
+    """The column count `shutil.get_terminal_size()` reports (argparse's width source)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        size = os.get_terminal_size(stdout.fileno())
+    except (AttributeError, ValueError, OSError):  # closed, detached or not a terminal
+        return 80
+    return size.columns or 80
+
+
 def commands() -> list[Command]:
     """Every command of the CLI."""
     return [importlib.import_module(f"hostcompat.cli.{name}").COMMAND for name in COMMAND_MODULES]
@@ -34,15 +67,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     With `only`, just that command's module is imported (the others get empty stubs), so running one command
     does not pay for importing every other one.
     """
-    parser = argparse.ArgumentParser(prog="hostcompat", description="Make MCP servers work on every MCP host.")
+    parser = argparse.ArgumentParser(
+        prog="hostcompat", description="Make MCP servers work on every MCP host.", formatter_class=HelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"hostcompat {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         if only is not None and name != only:
-            subparsers.add_parser(name)
+            subparsers.add_parser(name, formatter_class=HelpFormatter)
             continue
         command: Command = importlib.import_module(f"hostcompat.cli.{name}").COMMAND
-        sub = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description or command.help,
+            formatter_class=HelpFormatter,
+        )
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
     return parser
@@ -75,4 +115,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "build_parser", "commands", "main"]
+__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "HelpFormatter", "build_parser", "commands", "main"]

@@ -8,7 +8,6 @@ Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -111,9 +110,7 @@ def _status(message: str) -> Any:
 
 
 def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
-    from hostcompat.report import render_rich
-
-    if args.output is None and args.format == "text" and sys.stdout.isatty() and render_rich(document, sys.stdout):
+    if args.output is None and args.format == "text" and sys.stdout.isatty() and _render_rich(document):
         return
     text = render(document, args.format)
     if args.output is None:
@@ -125,16 +122,33 @@ def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
         raise InvalidInput(f"cannot write {args.output!r}: {exc.strerror or exc}", value=args.output) from exc
 
 
-def render(document: dict[str, Any], fmt: str) -> str:
-    """The report document in one of `FORMATS`, as text."""
-    from hostcompat.report import render_markdown, render_sarif, render_text
+def _render_rich(document: dict[str, Any]) -> bool:
+    """The report on a terminal, with `rich` (False when it is not installed); loads only for a terminal."""
+    from hostcompat.report.text import render_rich
 
+    return render_rich(document, sys.stdout)
+
+
+def render(document: dict[str, Any], fmt: str) -> str:
+    """The report document in one of `FORMATS`, as text.
+
+    Each format imports only its own renderer: an offline check pays for one, not for all four.
+    """
     if fmt == "json":
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        from hostcompat.report.json_text import json_text
+
+        return json_text(document)
     if fmt == "sarif":
-        return json.dumps(render_sarif(document), indent=2, ensure_ascii=False) + "\n"
+        from hostcompat.report.json_text import json_text
+        from hostcompat.report.sarif import render_sarif
+
+        return json_text(render_sarif(document))
     if fmt == "markdown":
+        from hostcompat.report.markdown import render_markdown
+
         return render_markdown(document)
+    from hostcompat.report.text import render_text
+
     return render_text(document)
 
 

@@ -5,7 +5,6 @@ Plain frozen dataclasses over already-validated data; `hostcompat.engine.catalog
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 from collections.abc import Mapping
@@ -154,6 +153,8 @@ class Catalog:
             ids = ", ".join(host.id for host in found)
             raise CatalogError(f"host name {show_value(name)} is ambiguous: it names {ids}", value=name)
         names = [*self.ids, *(alias for host in self.hosts for alias in host.aliases)]
+        import difflib  # only for the error message
+
         close = difflib.get_close_matches(_normalize_name(name), names, n=3)
         hint = f"did you mean {', '.join(close)}?" if close else f"known hosts: {', '.join(self.ids)}"
         raise CatalogError(f"unknown host {show_value(name)}; {hint}", value=name)
@@ -172,6 +173,8 @@ def hosts_with_alias(catalog: Catalog, name: str) -> tuple[HostProfile, ...]:
 
 def _unknown_path(path: str, *, levels_only: bool = False) -> NoReturn:
     known = [key for key, spec in FACT_FIELDS.items() if not levels_only or spec.kind == "level"]
+    import difflib  # only for the error message
+
     close = difflib.get_close_matches(path, known, n=3)
     what = "support-level fact" if levels_only else "fact"
     hint = f"; did you mean {', '.join(close)}?" if close else ""

@@ -5,12 +5,10 @@ Kept apart from the loader so the evaluator, the JSON Schema and the tests share
 
 from __future__ import annotations
 
-import datetime
-import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, NoReturn
+from typing import Final, Literal, NoReturn
 
 from hostcompat.errors import CatalogError
 
@@ -186,6 +184,21 @@ def _build_tree(fields: Mapping[str, ValueSpec]) -> dict[str, object]:
 FACT_TREE: Final[Mapping[str, object]] = _build_tree(FACT_FIELDS)
 """`FACT_FIELDS` as nested groups, the shape of the JSON file (leaves are `ValueSpec`s)."""
 
+HEADER_KEYS: Final = ("schemaVersion", "date", "description")
+"""The keys of the `catalog` header object."""
+HOST_KEYS: Final = ("id", "displayName", "kind", "aliases", "description", *FACT_TREE, "quirks")
+"""The keys of a host object: its identity, the fact groups of `FACT_TREE`, and its quirks."""
+FACT_KEYS: Final = ("value", "provenance", "source", "date", "note")
+"""The keys of a fact object."""
+QUIRK_KEYS: Final = ("id", "text", "provenance", "source", "date", "note", "rule")
+"""The keys of a quirk object."""
+
+MAX_CATALOG_BYTES: Final = 4 * 1024 * 1024
+"""The largest catalog file (in bytes) or text (in characters) that is read."""
+MAX_HOSTS: Final = 500
+"""The most hosts a catalog may hold, bundled and user hosts together."""
+MAX_QUIRKS: Final = 200
+"""The most quirks one host may list."""
 MAX_TEXT: Final = 200
 MAX_LIST_ITEMS: Final = 100
 MAX_INTEGER: Final = 1_000_000_000
@@ -203,6 +216,8 @@ def date_problem(value: object, *, full: bool = False) -> str | None:
     if match is None or (full and match.group(3) is None):
         return "must be a date as YYYY-MM-DD" + ("" if full else " (or YYYY-MM, YYYY when the source gives no day)")
     year, month, day = (int(part) if part else 1 for part in match.groups())
+    import datetime  # only validation needs it: loading the bundled catalog does not
+
     try:
         datetime.date(year, month, day)
     except ValueError as exc:
@@ -305,7 +320,7 @@ def _name_format_problem(value: str) -> str | None:
     return None if "{" not in rest and "}" not in rest else "may only use the placeholders {server} and {tool}"
 
 
-# ---- checks on raw JSON fields, raising CatalogError -------------------------------------------------------------
+# ---- errors -----------------------------------------------------------------------------------------------------
 
 
 def fail(message: str, value: object) -> NoReturn:
@@ -313,71 +328,27 @@ def fail(message: str, value: object) -> NoReturn:
     raise CatalogError(message, value=value)
 
 
-def require_object(value: object, where: str) -> Mapping[str, Any]:
-    """`value` as a JSON object, or a CatalogError saying what it is instead."""
-    if not isinstance(value, dict):
-        fail(f"{where} must be an object, not {type_name(value)}", value)
-    return value
-
-
-def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
-    """A CatalogError for the first key of `raw` not in `allowed`, suggesting the closest allowed key."""
-    allowed = tuple(allowed)
-    for key in raw:
-        if key not in allowed:
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"expected one of: {', '.join(allowed)}"
-            fail(f"{where}: unknown key {show_value(key)}; {hint}", key)
-
-
-def require_text(raw: Mapping[str, Any], key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
-    """`raw[key]` as non-empty text of at most `limit` characters."""
-    if key not in raw:
-        fail(f"{where}: missing {key!r}", dict(raw))
-    problem = text_problem(raw[key], limit=limit)
-    if problem is not None:
-        fail(f"{where}: {key} {problem}", raw[key])
-    return str(raw[key])
-
-
-def optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
-    """`raw[key]` as text when present, else None."""
-    return require_text(raw, key, where) if key in raw else None
-
-
-def require_date(raw: Mapping[str, Any], key: str, where: str, *, full: bool = False) -> str:
-    """`raw[key]` as an ISO date (see `date_problem`)."""
-    if key not in raw:
-        fail(f"{where}: missing {key!r}", dict(raw))
-    problem = date_problem(raw[key], full=full)
-    if problem is not None:
-        fail(f"{where}: {key} {show_value(raw[key])} {problem}", raw[key])
-    return str(raw[key])
-
-
-def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
-    """`raw[key]` as one of `choices`."""
-    if key not in raw:
-        fail(f"{where}: missing {key!r}", dict(raw))
-    if raw[key] not in choices:
-        fail(f"{where}: {key} {show_value(raw[key])} is not one of {', '.join(choices)}", raw[key])
-    return str(raw[key])
-
-
 __all__ = [
     "DISPLAY_MODES",
     "FACT_FIELDS",
+    "FACT_KEYS",
     "FACT_TREE",
+    "HEADER_KEYS",
+    "HOST_KEYS",
     "KINDS",
     "LEVELS",
+    "MAX_CATALOG_BYTES",
+    "MAX_HOSTS",
     "MAX_INTEGER",
     "MAX_LIST_ITEMS",
     "MAX_LONG_TEXT",
+    "MAX_QUIRKS",
     "MAX_TEXT",
     "MCP_APPS_FEATURES",
     "OPENAI_API_MEMBERS",
     "PLATFORMS",
     "PROVENANCES",
+    "QUIRK_KEYS",
     "SANDBOX_PERMISSIONS",
     "SCHEMA_FEATURES",
     "SCHEMA_VERSION",
@@ -388,12 +359,6 @@ __all__ = [
     "ValueSpec",
     "date_problem",
     "fail",
-    "optional_text",
-    "reject_unknown_keys",
-    "require_choice",
-    "require_date",
-    "require_object",
-    "require_text",
     "show_value",
     "text_problem",
     "type_name",
