@@ -4,6 +4,10 @@ Run `python bench/bench_proxy.py` from the repository root. The server is `@mode
 (from `interop/node_modules`): over stdio directly and through `hostcompat proxy -- …` (stdio front), and over
 streamable HTTP directly and through the proxy's HTTP front (stdio back). Each round sends every call at once, then
 waits for all answers (checking none is lost or doubled). Prints throughput, p50/p99 latency and the ratios.
+
+The one-at-a-time round trips (the modes take turns, call by call) also run `bench/bare_relay.py`, a relay that only
+copies bytes (the cost of the extra process alone), and the stdio proxy on the standard asyncio loop when uvloop
+is the default.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage, jsonrpc_message_adapter
 
 from hostcompat.clients.proxy import ProxyConfig, build_rules, http_proxy, stdio_upstream
+from hostcompat.clients.proxy.event_loop import uvloop_available
 
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / "interop" / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
@@ -137,12 +142,22 @@ async def measure(connect: Connect, calls: int, rounds: int) -> list[Round]:
         return [await burst(read, write, calls, tag) for tag in range(rounds)]
 
 
-async def round_trips(connect: Connect, calls: int) -> list[float]:
-    """Latencies of `calls` calls made one at a time (the round trip itself, with no queueing)."""
-    async with connect() as (read, write):
-        await _handshake(read, write)
-        await burst(read, write, 20, -1)  # warm up
-        return [(await burst(read, write, 1, tag)).latencies[0] for tag in range(calls)]
+async def round_trips(connects: dict[str, Connect], calls: int) -> dict[str, list[float]]:
+    """Latencies of `calls` calls made one at a time on each connection (the round trip itself, no queueing).
+
+    Every connection stays open and the calls go round them in turn, one call each, so a change in the machine's
+    load hits every mode alike.
+    """
+    async with AsyncExitStack() as stack:
+        streams = {label: await stack.enter_async_context(connect()) for label, connect in connects.items()}
+        for read, write in streams.values():
+            await _handshake(read, write)
+            await burst(read, write, 20, -1)  # warm up
+        latencies: dict[str, list[float]] = {label: [] for label in streams}
+        for tag in range(calls):
+            for label, (read, write) in streams.items():
+                latencies[label].append((await burst(read, write, 1, tag)).latencies[0])
+        return latencies
 
 
 def summary(rounds: list[Round]) -> dict[str, float]:
@@ -160,19 +175,24 @@ async def main(calls: int, rounds: int, stdio_only: bool) -> None:
     if not EVERYTHING.is_file():
         sys.exit(f"server-everything is not installed: run npm ci in {REPO / 'interop'}")
     server = ["node", str(EVERYTHING), "stdio"]
-    proxied = [sys.executable, "-m", "hostcompat.cli.proxy", "--", *server]
+    proxy = [sys.executable, "-m", "hostcompat.cli.proxy"]
+    loop = "uvloop" if uvloop_available() else "asyncio"
+    front = f"proxy, stdio front ({loop} loop)"
     modes: list[tuple[str, Connect]] = [
         ("direct (stdio)", lambda: _stdio(server)),
-        ("proxy, stdio front", lambda: _stdio(proxied)),
+        (front, lambda: _stdio([*proxy, "--", *server])),
         ("direct (HTTP)", lambda: _http_direct(["node", str(EVERYTHING), "streamableHttp"])),
         ("proxy, HTTP front", lambda: _http_front(server)),
     ]
     if stdio_only:
         modes = modes[:2]
-    one_at_a_time: dict[str, list[float]] = {label: [] for label, _ in modes[:2]}
-    for _ in range(rounds):  # alternate the two, so a drift of the machine's load hits both alike
-        for label, connect in modes[:2]:
-            one_at_a_time[label] += await round_trips(connect, 300)
+    bare = [sys.executable, str(Path(__file__).with_name("bare_relay.py")), "--", *server]
+    walks: list[tuple[str, Connect]] = [*modes[:2], ("bare relay (the floor)", lambda: _stdio(bare))]
+    if loop == "uvloop":  # the standard loop beside it, to show what uvloop is worth
+        walks.append(
+            ("proxy, stdio front (asyncio loop)", lambda: _stdio([*proxy, "--loop", "asyncio", "--", *server]))
+        )
+    one_at_a_time = await round_trips(dict(walks), 300 * rounds)
     sequential = {label: statistics.median(latencies) for label, latencies in one_at_a_time.items()}
     results = {}
     for label, connect in modes:
@@ -180,16 +200,19 @@ async def main(calls: int, rounds: int, stdio_only: bool) -> None:
     print(
         f"{calls} concurrent tools/call (echo) to server-everything, median of {rounds} rounds, client {CLIENT['name']}"
     )
-    print(f"{'mode':<22}{'calls/s':>10}{'wall s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    print(f"{'mode':<34}{'calls/s':>10}{'wall s':>9}{'p50 ms':>9}{'p99 ms':>9}")
     for label, row in results.items():
-        print(f"{label:<22}{row['calls_per_s']:>10.0f}{row['wall_s']:>9.3f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}")
-    direct, proxied_p50 = sequential["direct (stdio)"], sequential["proxy, stdio front"]
-    print(
-        f"round trip, one call at a time ({rounds} x 300 calls, alternating, loopback stdio): "
-        f"direct p50 {direct * 1000:.2f} ms, "
-        f"proxy p50 {proxied_p50 * 1000:.2f} ms, ratio {proxied_p50 / direct:.2f}x (target <= 1.3x)"
-    )
-    for label, base_label in (("proxy, stdio front", "direct (stdio)"), ("proxy, HTTP front", "direct (HTTP)")):
+        print(f"{label:<34}{row['calls_per_s']:>10.0f}{row['wall_s']:>9.3f}{row['p50_ms']:>9.1f}{row['p99_ms']:>9.1f}")
+    direct = sequential["direct (stdio)"]
+    print(f"round trip, one call at a time ({300 * rounds} calls each, taking turns, loopback stdio): p50")
+    for label, p50 in sequential.items():
+        target = (
+            ""
+            if label == "direct (stdio)"
+            else f"  {p50 / direct:.2f}x direct" + (" (target <= 1.3x)" if label == front else "")
+        )
+        print(f"  {label:<34}{p50 * 1000:>7.3f} ms{target}")
+    for label, base_label in ((front, "direct (stdio)"), ("proxy, HTTP front", "direct (HTTP)")):
         if label not in results:
             continue
         row, base = results[label], results[base_label]

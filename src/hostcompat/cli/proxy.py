@@ -22,6 +22,7 @@ from hostcompat.clients.proxy.config import (
     parse_listen,
     stdio_upstream,
 )
+from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
 from hostcompat.errors import HostCompatError, InvalidInput
 
 EXAMPLES = """examples:
@@ -54,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N", help=argparse.SUPPRESS
     )
     parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--loop",
+        choices=LOOP_CHOICES,
+        default="auto",
+        help="the event loop: uvloop when installed (auto, the default), or the standard asyncio loop",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every rewrite and dropped message")
     parser.add_argument("server_command", nargs="*", metavar="-- COMMAND", help="the server command line, after --")
 
@@ -101,6 +108,7 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
         listen = parse_listen(args.listen) if args.listen else None
+        backend_options = loop_options(args.loop, uvloop_installed=uvloop_available())
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2
@@ -110,8 +118,8 @@ def run_proxy(args: argparse.Namespace) -> int:
 
     try:
         if listen is not None:
-            return anyio.run(_serve_http, config, *listen)
-        return anyio.run(run_stdio_proxy, config)
+            return anyio.run(_serve_http, config, *listen, backend_options=backend_options)
+        return anyio.run(run_stdio_proxy, config, backend_options=backend_options)
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2

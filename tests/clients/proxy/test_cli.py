@@ -11,6 +11,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from hostcompat.cli.proxy import COMMAND, add_arguments, build_config, main
 from hostcompat.clients.proxy.config import HttpUpstream, StdioUpstream
+from hostcompat.clients.proxy.event_loop import uvloop_available
 from hostcompat.errors import CatalogError, InvalidInput
 from tests.clients.proxy._support import FAKE_SERVER, NOBODY, RawPeer
 
@@ -92,7 +93,27 @@ def test_usage_errors_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) 
     assert "HOST:PORT" in capsys.readouterr().err
 
 
-def test_the_stdio_proxy_reports_an_upstream_crash_to_the_client_and_exits_1() -> None:
+LOOPS = [
+    "asyncio",
+    pytest.param(
+        "uvloop",
+        marks=pytest.mark.skipif(
+            not uvloop_available() and os.environ.get("CI") != "true", reason="uvloop is not installed (the fast extra)"
+        ),
+    ),
+]
+
+
+def test_uvloop_asked_for_where_it_is_missing_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("hostcompat.cli.proxy.uvloop_available", lambda: False)
+    assert main(["--loop", "uvloop", "--", "node"]) == 2
+    assert "uvloop is not installed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_the_stdio_proxy_reports_an_upstream_crash_to_the_client_and_exits_1(loop: str) -> None:
     lines = [
         {
             "jsonrpc": "2.0",
@@ -105,7 +126,7 @@ def test_the_stdio_proxy_reports_an_upstream_crash_to_the_client_and_exits_1() -
     ]
     stdin = "".join(json.dumps(line) + "\n" for line in lines)
     done = subprocess.run(
-        [sys.executable, "-m", "hostcompat.cli.proxy", "--", *FAKE],
+        [sys.executable, "-m", "hostcompat.cli.proxy", "--loop", loop, "--", *FAKE],
         input=stdin,
         capture_output=True,
         text=True,
@@ -136,8 +157,9 @@ def test_a_line_that_is_not_json_gets_a_parse_error_and_the_session_goes_on() ->
 
 @pytest.mark.anyio
 @pytest.mark.timeout(60)
-async def test_the_http_proxy_serves_on_the_port_it_prints_and_stops_on_sigterm() -> None:
-    command = [sys.executable, "-m", "hostcompat.cli.proxy", "--listen", "127.0.0.1:0", "--", *FAKE]
+@pytest.mark.parametrize("loop", LOOPS)
+async def test_the_http_proxy_serves_on_the_port_it_prints_and_stops_on_sigterm(loop: str) -> None:
+    command = [sys.executable, "-m", "hostcompat.cli.proxy", "--loop", loop, "--listen", "127.0.0.1:0", "--", *FAKE]
     async with await anyio.open_process(command) as process:
         assert process.stderr is not None
         banner = b""
