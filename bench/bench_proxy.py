@@ -160,6 +160,18 @@ async def round_trips(connects: dict[str, Connect], calls: int) -> dict[str, lis
         return latencies
 
 
+async def first_answers(connects: dict[str, Connect], times: int) -> dict[str, list[float]]:
+    """Seconds from starting each mode to the server's answer to `initialize`, `times` each, taking turns."""
+    seconds: dict[str, list[float]] = {label: [] for label in connects}
+    for _ in range(times):
+        for label, connect in connects.items():
+            start = time.perf_counter()
+            async with connect() as (read, write):
+                await _handshake(read, write)
+                seconds[label].append(time.perf_counter() - start)
+    return seconds
+
+
 def summary(rounds: list[Round]) -> dict[str, float]:
     latencies = sorted(latency for one in rounds for latency in one.latencies)
     wall = statistics.median(one.wall for one in rounds)
@@ -194,6 +206,7 @@ async def main(calls: int, rounds: int, stdio_only: bool) -> None:
         )
     one_at_a_time = await round_trips(dict(walks), 300 * rounds)
     sequential = {label: statistics.median(latencies) for label, latencies in one_at_a_time.items()}
+    started = {label: statistics.median(values) for label, values in (await first_answers(dict(walks), 5)).items()}
     results = {}
     for label, connect in modes:
         results[label] = summary(await measure(connect, calls, rounds))
@@ -212,6 +225,9 @@ async def main(calls: int, rounds: int, stdio_only: bool) -> None:
             else f"  {p50 / direct:.2f}x direct" + (" (target <= 1.3x)" if label == front else "")
         )
         print(f"  {label:<34}{p50 * 1000:>7.3f} ms{target}")
+    print("start-up, spawn to the answer to initialize (median of 5, taking turns):")
+    for label, seconds in started.items():
+        print(f"  {label:<34}{seconds * 1000:>7.0f} ms")
     for label, base_label in ((front, "direct (stdio)"), ("proxy, HTTP front", "direct (HTTP)")):
         if label not in results:
             continue

@@ -16,6 +16,15 @@ from hostcompat.errors import CatalogError, InvalidInput
 from tests.clients.proxy._support import FAKE_SERVER, NOBODY, RawPeer
 
 FAKE = [sys.executable, str(FAKE_SERVER)]
+LOOPS = [
+    "asyncio",
+    pytest.param(
+        "uvloop",
+        marks=pytest.mark.skipif(
+            not uvloop_available() and os.environ.get("CI") != "true", reason="uvloop is not installed (the fast extra)"
+        ),
+    ),
+]
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -47,6 +56,23 @@ def test_the_clients_package_does_not_load_the_proxy() -> None:
 def test_the_proxy_package_loads_its_sdk_parts_on_first_use() -> None:
     modules = loaded_modules("import hostcompat.clients.proxy as p\np.http_proxy")
     assert "hostcompat.clients.proxy.serve" in modules
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_a_stdio_proxy_in_front_of_a_command_relays_without_loading_the_sdk(loop: str) -> None:
+    """The pipe relay works on raw lines: a host that starts the proxy does not wait for the SDK to import."""
+    script = (
+        "import sys\nfrom hostcompat.cli.proxy import main\n"
+        f"code = main(['--loop', {loop!r}, '--', *{FAKE!r}])\n"
+        "sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)) + '\\n')\nsys.exit(code)\n"
+    )
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}) + "\n"
+    done = subprocess.run([sys.executable, "-c", script], input=ping, capture_output=True, text=True, timeout=60)
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+    modules = set(done.stderr.rsplit("modules: ", 1)[1].split())
+    assert "hostcompat.clients.proxy.pipe_relay" in modules
+    assert not {name for name in modules if name.split(".")[0] in {"mcp", "mcp_types", "pydantic", "uvicorn"}}
+    assert done.returncode == 0
 
 
 def test_the_command_plugs_into_the_hostcompat_parser(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,17 +117,6 @@ def test_usage_errors_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) 
     assert "no.such-rule" in capsys.readouterr().err
     assert main(["--listen", "nowhere", "--", "node"]) == 2
     assert "HOST:PORT" in capsys.readouterr().err
-
-
-LOOPS = [
-    "asyncio",
-    pytest.param(
-        "uvloop",
-        marks=pytest.mark.skipif(
-            not uvloop_available() and os.environ.get("CI") != "true", reason="uvloop is not installed (the fast extra)"
-        ),
-    ),
-]
 
 
 def test_uvloop_asked_for_where_it_is_missing_is_a_usage_error(

@@ -32,6 +32,15 @@ DEFAULT_SESSION_IDLE_TIMEOUT = 30 * 60.0
 DEFAULT_MAX_PENDING = 10_000
 """The most client requests one session may have in flight at once."""
 
+EXIT_GRACE = 2.0
+"""Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
+
+STARTUP_FAILURE_WAIT = 5.0
+"""Seconds a session whose upstream could not even start waits for the client's first request, to answer it."""
+
+FLUSH_TIMEOUT = 2.0
+"""Seconds the stdio front keeps writing what is already on its way to the client when the session ends."""
+
 MCP_PATH = "/mcp"
 """The path the HTTP front serves."""
 
@@ -199,10 +208,13 @@ __all__ = [
     "DEFAULT_MAX_SESSIONS",
     "DEFAULT_REQUEST_TIMEOUT",
     "DEFAULT_SESSION_IDLE_TIMEOUT",
+    "EXIT_GRACE",
+    "FLUSH_TIMEOUT",
     "HttpUpstream",
     "MAX_HEADERS",
     "MCP_PATH",
     "ProxyConfig",
+    "STARTUP_FAILURE_WAIT",
     "StdioUpstream",
     "Upstream",
     "build_rules",

@@ -10,6 +10,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream
+
 CONNECTION_CLOSED = -32000
 """The upstream went away before answering (the code the MCP SDKs use for a closed connection)."""
 
@@ -112,6 +114,25 @@ def unreadable_error(problem: str) -> ErrorObject:
     return {"code": PARSE_ERROR, "message": f"{PREFIX}{problem}"}
 
 
+def _leaves(error: BaseException) -> list[BaseException]:
+    inner = getattr(error, "exceptions", None)  # an exception group (a builtin only from Python 3.11)
+    if isinstance(inner, (list, tuple)) and inner:
+        return [leaf for each in inner if isinstance(each, BaseException) for leaf in _leaves(each)]
+    return [error]
+
+
+def describe_failure(config: ProxyConfig, error: BaseException, *, started: bool = False) -> UpstreamEnd:
+    """The end of an upstream that failed with `error`: it could not start (`started` false: command not found,
+    connection refused) or its transport broke mid-session."""
+    leaf = _leaves(error)[0]
+    problem = f"{type(leaf).__name__}: {leaf}" if str(leaf) else type(leaf).__name__
+    target = config.upstream
+    if isinstance(target, StdioUpstream):
+        what = "failed" if started else "could not be run"
+        return UpstreamEnd(f"the upstream server ({target.describe()}) {what}: {problem}")
+    return connection_ended(target.url, problem)
+
+
 def cancel_params(request_id: int | str, reason: str) -> dict[str, Any]:
     """The params of the `notifications/cancelled` the proxy sends upstream for a request it gave up on."""
     return {"requestId": request_id, "reason": f"{PREFIX}{reason}"}
@@ -129,6 +150,7 @@ __all__ = [
     "cancel_params",
     "connection_ended",
     "describe_exit",
+    "describe_failure",
     "ended_error",
     "overloaded_error",
     "oversized",

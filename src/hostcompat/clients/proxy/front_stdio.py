@@ -19,6 +19,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from hostcompat.clients.proxy.config import FLUSH_TIMEOUT
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import FrontLink
 from hostcompat.clients.proxy.wire import encode, parse_line
@@ -32,8 +33,6 @@ WRITE_BATCH = 64
 """The most queued messages written to the client in one system call."""
 QUEUE = 64
 """Messages that may wait for the client's pipe before the relay itself waits."""
-FLUSH_TIMEOUT = 2.0
-"""Seconds the front keeps writing what is already on its way to the client when the session ends."""
 
 
 class _Reader:
@@ -159,4 +158,4 @@ async def open_stdio_front(max_bytes: int, *, stdin: int = 0, stdout: int = 1) -
                 stream.close()
 
 
-__all__ = ["FLUSH_TIMEOUT", "open_stdio_front"]
+__all__ = ["open_stdio_front"]

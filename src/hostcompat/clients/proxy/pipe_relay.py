@@ -17,10 +17,11 @@ from typing import BinaryIO
 
 import anyio
 
-from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.config import EXIT_GRACE, FLUSH_TIMEOUT, STARTUP_FAILURE_WAIT, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import (
     UpstreamEnd,
     cancel_params,
+    describe_failure,
     ended_error,
     overloaded_error,
     oversized,
@@ -40,10 +41,9 @@ from hostcompat.clients.proxy.frames import (
     read_frame,
     with_member,
 )
-from hostcompat.clients.proxy.front_stdio import FLUSH_TIMEOUT
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.pipes import Outbox, start_server, stop_server, wait_exit
-from hostcompat.clients.proxy.relay import STARTUP_FAILURE_WAIT, describe_failure
+from hostcompat.clients.proxy.stderr_tail import StderrTail
 from hostcompat.clients.proxy.tracker import (
     CANCELLED_METHOD,
     INITIALIZE_METHOD,
@@ -51,7 +51,6 @@ from hostcompat.clients.proxy.tracker import (
     RequestId,
     SessionTracker,
 )
-from hostcompat.clients.proxy.upstream_stdio import EXIT_GRACE, StderrTail
 from hostcompat.errors import HostCompatError, InvalidInput
 
 logger = logging.getLogger(__name__)

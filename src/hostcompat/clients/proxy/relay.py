@@ -17,11 +17,11 @@ from anyio.abc import TaskGroup
 from mcp.shared.message import MessageMetadata, ServerMessageMetadata
 from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
-from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.config import STARTUP_FAILURE_WAIT, ProxyConfig
 from hostcompat.clients.proxy.failures import (
     UpstreamEnd,
     cancel_params,
-    connection_ended,
+    describe_failure,
     ended_error,
     overloaded_error,
     timeout_error,
@@ -41,28 +41,6 @@ from hostcompat.clients.proxy.wire import error_message, notification, to_client
 logger = logging.getLogger(__name__)
 
 _STREAM_OVER = (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError)
-
-STARTUP_FAILURE_WAIT = 5.0
-"""Seconds a session whose upstream could not even start waits for the client's first request, to answer it."""
-
-
-def _leaves(error: BaseException) -> list[BaseException]:
-    inner = getattr(error, "exceptions", None)  # an exception group (a builtin only from Python 3.11)
-    if isinstance(inner, (list, tuple)) and inner:
-        return [leaf for each in inner if isinstance(each, BaseException) for leaf in _leaves(each)]
-    return [error]
-
-
-def describe_failure(config: ProxyConfig, error: BaseException, *, started: bool = False) -> UpstreamEnd:
-    """The end of an upstream that failed with `error`: it could not start (`started` false: command not found,
-    connection refused) or its transport broke mid-session."""
-    leaf = _leaves(error)[0]
-    problem = f"{type(leaf).__name__}: {leaf}" if str(leaf) else type(leaf).__name__
-    target = config.upstream
-    if isinstance(target, StdioUpstream):
-        what = "failed" if started else "could not be run"
-        return UpstreamEnd(f"the upstream server ({target.describe()}) {what}: {problem}")
-    return connection_ended(target.url, problem)
 
 
 class ProxySession:
@@ -292,4 +270,4 @@ class ProxySession:
             logger.debug("the upstream stopped taking messages; its end is reported when its output ends")
 
 
-__all__ = ["ProxySession", "STARTUP_FAILURE_WAIT", "describe_failure"]
+__all__ = ["ProxySession"]

@@ -12,19 +12,18 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import anyio
 
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream, is_loopback
 from hostcompat.clients.proxy.failures import UpstreamEnd
-from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
-from hostcompat.clients.proxy.front_stdio import open_stdio_front
-from hostcompat.clients.proxy.links import UpstreamOpener
 from hostcompat.clients.proxy.pipe_relay import PipeProxy
 from hostcompat.clients.proxy.pipes import is_pipe
-from hostcompat.clients.proxy.relay import ProxySession
 from hostcompat.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from hostcompat.clients.proxy.links import UpstreamOpener
 
 SHUTDOWN_GRACE = 2.0
 """Seconds the HTTP server waits for open connections when it stops."""
@@ -56,7 +55,10 @@ async def run_stdio_proxy(
     end: UpstreamEnd | None
     if upstream is None and _pipes_only(config, stdin, stdout):
         end = await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr()).run()
-    else:
+    else:  # the message-level relay, on the SDK's message types: loaded only here
+        from hostcompat.clients.proxy.front_stdio import open_stdio_front
+        from hostcompat.clients.proxy.relay import ProxySession
+
         async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
             end = await ProxySession(config, front, stderr=_stderr(), upstream=upstream).run()
     if end is not None:
@@ -112,6 +114,8 @@ class HttpProxyServer:
         upstream: UpstreamOpener | None = None,
     ) -> None:
         import uvicorn
+
+        from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
 
         self.sock = sock
         host, port = sock.getsockname()[:2]

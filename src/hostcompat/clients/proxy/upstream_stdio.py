@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import BinaryIO
@@ -18,52 +17,16 @@ from anyio.abc import ByteReceiveStream, Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
-from hostcompat.clients.proxy.config import StdioUpstream
-from hostcompat.clients.proxy.failures import MAX_STDERR_TAIL, UpstreamEnd, oversized, process_ended
+from hostcompat.clients.proxy.config import EXIT_GRACE, StdioUpstream
+from hostcompat.clients.proxy.failures import UpstreamEnd, oversized, process_ended
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import UpstreamLink
+from hostcompat.clients.proxy.stderr_tail import StderrTail
 from hostcompat.clients.proxy.wire import encode, parse_line
 
 READ_CHUNK = 65_536
 WRITE_BATCH = 64
 """The most queued messages written to the server in one system call (and the queue's length)."""
-EXIT_GRACE = 2.0
-"""Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
-
-
-class StderrTail:
-    """Copies the server's stderr to ours and keeps its last few thousand bytes for error messages."""
-
-    def __init__(self, sink: BinaryIO | None) -> None:
-        self._sink = sink
-        self._chunks: deque[bytes] = deque()
-        self._size = 0
-        self.done = anyio.Event()
-
-    def keep(self, chunk: bytes) -> None:
-        """Copy `chunk` to the sink and remember it (only the last `MAX_STDERR_TAIL` bytes or so are kept)."""
-        if self._sink is not None:
-            with suppress(OSError, ValueError):
-                self._sink.write(chunk)
-                self._sink.flush()
-        self._chunks.append(chunk)
-        self._size += len(chunk)
-        while self._size - len(self._chunks[0]) >= MAX_STDERR_TAIL and len(self._chunks) > 1:
-            self._size -= len(self._chunks.popleft())
-
-    async def pump(self, stream: ByteReceiveStream) -> None:
-        """Keep everything `stream` yields until it ends, then set `done`."""
-        try:
-            async for chunk in stream:
-                self.keep(chunk)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            pass
-        finally:
-            self.done.set()
-
-    def text(self) -> str:
-        """The last stderr output, decoded leniently."""
-        return b"".join(self._chunks)[-MAX_STDERR_TAIL:].decode("utf-8", "replace")
 
 
 async def _read_messages(
@@ -180,4 +143,4 @@ async def open_stdio_upstream(
             await process.aclose()
 
 
-__all__ = ["EXIT_GRACE", "StderrTail", "open_stdio_upstream"]
+__all__ = ["open_stdio_upstream"]
