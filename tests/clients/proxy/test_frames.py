@@ -57,6 +57,11 @@ def test_each_kind_of_message_is_known_by_its_envelope(line: bytes, kind: str, r
         b'{"jsonrpc":"2.0","id":1,"result":[]}',
         b'{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}',
         b"\xff\xfe\xfa",
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"} {"jsonrpc":"2.0","id":2,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"}x',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"}\x0b',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"',
+        b"{",
     ],
 )
 def test_a_line_that_is_not_json_rpc_becomes_a_probe_error_quoting_it(line: bytes) -> None:
@@ -102,6 +107,37 @@ def test_what_json_cannot_carry_is_a_probe_error(value: object) -> None:
 @given(st.binary(max_size=200) | json_values.map(lambda value: json.dumps(value).encode()))
 def test_any_line_is_a_frame_or_a_probe_error(line: bytes) -> None:
     assert isinstance(read_frame(line), (Frame, ProbeError))
+
+
+def test_json_whitespace_around_the_object_is_allowed_as_json_loads_allows_it() -> None:
+    for line in (b'{"jsonrpc":"2.0","id":1,"method":"ping"} \t\r\n', b'  {"jsonrpc":"2.0","id":1,"method":"ping"}\n'):
+        frame = read_frame(line)
+        assert isinstance(frame, Frame) and frame.body == json.loads(line)
+
+
+def _loads(line: bytes) -> object:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return ProbeError
+
+
+messages = st.fixed_dictionaries(
+    {"jsonrpc": st.just("2.0"), "id": ids, "method": st.text(min_size=1, max_size=8)},
+    optional={"params": st.dictionaries(st.text(max_size=8), json_values, max_size=3)},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages.map(lambda body: json.dumps(body).encode()), st.binary(max_size=6))
+def test_a_line_reads_as_json_loads_reads_it_whatever_follows_the_object(line: bytes, tail: bytes) -> None:
+    """The fast path (a line starting with `{`) must accept and refuse exactly what `json.loads` does."""
+    frame = read_frame(line + tail)
+    expected = _loads(line + tail)
+    if expected is ProbeError:
+        assert isinstance(frame, ProbeError)
+    else:
+        assert isinstance(frame, Frame) and frame.body == expected
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,7 +8,7 @@ not patch is forwarded as the very bytes the peer sent, so this module never re-
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
@@ -20,8 +20,9 @@ RESULT = "result"
 ERROR = "error"
 
 _PREVIEW = 120
-_DECODER = json.JSONDecoder()
-"""What `json.loads` uses when given no options."""
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in __init__
+"""The scanner `json.loads` uses when given no options (its C version), called without `decode`'s regex passes."""
+_JSON_WHITESPACE = " \t\n\r"
 
 
 class Frame(NamedTuple):
@@ -78,12 +79,15 @@ def read_frame(line: bytes) -> Frame | ProbeError:
     `line` may end with its newline (JSON allows the whitespace): the relay parses the bytes it will forward.
     """
     try:
-        if line[:1] == b"{" and line[1:2] != b"\x00":  # what json.loads would decode as UTF-8, minus its detour
-            body = _DECODER.decode(line.decode("utf-8", "surrogatepass"))
+        if line[:1] == b"{" and line[1:2] != b"\x00":  # what json.loads would decode as UTF-8, minus its detours
+            text = line.decode("utf-8", "surrogatepass")
+            body, end = _SCAN(text, 0)  # the object starts at 0: no leading whitespace to skip
+            if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
+                return _unreadable(line, "JSONDecodeError")  # extra data after the object
         else:
             body = json.loads(line)
-    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-        return _unreadable(line, type(error).__name__)
+    except (ValueError, RecursionError, StopIteration) as error:  # UnicodeDecodeError is a ValueError
+        return _unreadable(line, "JSONDecodeError" if type(error) is StopIteration else type(error).__name__)
     if type(body) is not dict:
         return _unreadable(line, "not an object")
     problem = _envelope_problem(body)
