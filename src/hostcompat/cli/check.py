@@ -14,7 +14,7 @@ from typing import Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
-from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, probe_options
+from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 
@@ -46,8 +46,12 @@ def _run(args: argparse.Namespace) -> int:
     planned = plan_targets(args)
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
+    as_host = as_host_profile(args, catalog)
+    if as_host is not None and not host_ids:
+        host_ids = [as_host.id]  # the server met as this host: judge it for this host
     live = [item for item in planned if item.target is not None]
-    snapshots = dict(zip((id(item) for item in live), _probe(live, probe_options(args), args.concurrency), strict=True))
+    options = probe_options(args, as_host)
+    snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
     entries = []
     for item in planned:
         snapshot = read_snapshot(item.snapshot) if item.snapshot is not None else snapshots[id(item)]

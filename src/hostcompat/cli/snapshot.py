@@ -6,7 +6,9 @@ import argparse
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from hostcompat.cli._as_host import CLIENT_VERSION, present_as
 from hostcompat.cli._command import Command
 from hostcompat.cli._targets import add_target_arguments, limits_from, plan_targets
 from hostcompat.errors import InvalidInput
@@ -14,18 +16,27 @@ from hostcompat.probe.limits import Limits
 from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.probe.snapshot import Snapshot
 
+if TYPE_CHECKING:
+    from hostcompat.engine.catalog_model import Catalog, HostProfile
+
 
 def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     """How the probe presents itself (shared with `check`)."""
     parser.add_argument(
         "--advertise",
         choices=("mcp-apps", "none"),
-        default="mcp-apps",
-        help="the client capability to advertise: the MCP Apps extension (default) or none, to see what the server "
-        "does for a client without it",
+        default=None,
+        help="the client capability to advertise: the MCP Apps extension (the default) or none, to see what the "
+        "server does for a client without it",
     )
     parser.add_argument("--era", choices=("auto", "legacy", "modern"), default="auto", help="protocol era to speak")
     parser.add_argument("--client-name", help="the clientInfo name to send (servers that detect hosts read it)")
+    parser.add_argument(
+        "--as-host",
+        metavar="ID",
+        help="meet the server as this catalog host would: its clientInfo name, and the MCP Apps extension only if "
+        "it renders MCP Apps (--advertise and --client-name still win)",
+    )
 
 
 @dataclass(frozen=True)
@@ -38,14 +49,35 @@ class ProbeOptions:
     client_info: Mapping[str, str] | None
 
 
-def probe_options(args: argparse.Namespace) -> ProbeOptions:
-    """The probe options the arguments ask for."""
-    return ProbeOptions(
-        limits=limits_from(args),
-        advertise=None if args.advertise == "none" else MCP_APPS,
-        era=args.era,
-        client_info={"name": args.client_name, "version": "0"} if args.client_name else None,
-    )
+def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
+    """The probe options the arguments ask for; `host` is the catalog host `--as-host` names (None without it)."""
+    presented = present_as(host) if host is not None else None
+    if presented is not None and presented.note is not None and not args.client_name:
+        sys.stderr.write(f"hostcompat: {presented.note}\n")
+    if args.advertise is not None:
+        advertise: Advertise = None if args.advertise == "none" else MCP_APPS
+    else:
+        advertise = MCP_APPS if presented is None else presented.advertise
+    if args.client_name:
+        client_info: Mapping[str, str] | None = {"name": args.client_name, "version": CLIENT_VERSION}
+    else:
+        client_info = None if presented is None else presented.client_info
+    return ProbeOptions(limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info)
+
+
+def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) -> HostProfile | None:
+    """The catalog host `--as-host` names (the bundled catalog unless given one); None without the option.
+
+    Raises:
+        CatalogError: no host, or more than one, has that id or alias.
+    """
+    if not args.as_host:
+        return None
+    if catalog is None:
+        from hostcompat.engine.catalog import load_catalog
+
+        catalog = load_catalog()
+    return catalog.get(args.as_host)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +95,7 @@ def _run(args: argparse.Namespace) -> int:
     if len(planned) != 1 or planned[0].target is None:
         raise InvalidInput("snapshot takes exactly one live server (a URL, `-- COMMAND …` or --demo)")
     target = planned[0].target
-    options = probe_options(args)
+    options = probe_options(args, as_host_profile(args))
 
     async def run() -> Snapshot:
         return await capture(
@@ -85,4 +117,4 @@ COMMAND = Command(
     run=_run,
 )
 
-__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "probe_options"]
+__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "as_host_profile", "probe_options"]
