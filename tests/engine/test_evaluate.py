@@ -257,6 +257,15 @@ def test_a_permission_on_the_hosts_allowlist_is_fine() -> None:
     assert report.verdict is Verdict.WORKS
 
 
+def test_widgets_that_request_no_permission_get_no_permission_finding() -> None:
+    profile = host("h", {"ui.formats.mcp-apps": "supported", "ui.formats.openai-apps-sdk": "unsupported"})
+    none_requested = one([mcp_tool()], profile, widget_usage={"serverTools": ["w"], "sandboxPermissionNames": []})
+    assert not [finding for finding in none_requested.findings if "Sandbox" in finding.title]
+    camera = {"sandboxPermissions": ["w"], "sandboxPermissionNames": ["camera"]}
+    unknown = one([mcp_tool()], profile, widget_usage=camera)
+    assert [(finding.rule_id, finding.tools) for finding in unknown.findings] == [("APPS-CAP-002", ("w",))]
+
+
 # --- where hostcompat deliberately differs from MCPJam -----------------------------------------------------------
 
 

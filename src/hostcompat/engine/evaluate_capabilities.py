@@ -102,7 +102,7 @@ def _need_uses(usage: WidgetUsage) -> tuple[tuple[str, tuple[str, ...], frozense
     uses = []
     for need in NEED_ORDER:
         tools = usage.tools_for(need)
-        if tools or (need == "sandboxPermissions" and usage.sandbox_permission_names is not None):
+        if tools or (need == "sandboxPermissions" and usage.sandbox_permission_names):
             uses.append((need, tools, frozenset(usage.guarded_tools_for(need))))
     return tuple(uses)
 
@@ -183,7 +183,8 @@ def _permission_findings(
         denied, fact = [name for name in names if name not in allowed], allow
     else:
         tools = [tool for tool in usage.tools_for("sandboxPermissions") if tool in renderable]
-        _capability_findings(server, lane, "sandboxPermissions", tools, frozenset())
+        if tools:  # a widget that requests no permission needs none, whatever the host allows
+            _capability_findings(server, lane, "sandboxPermissions", tools, frozenset())
         return
     holders = [usage.sandbox_permission_tools.get(name) or usage.tools_for("sandboxPermissions") for name in denied]
     tools = [tool for tool in dict.fromkeys(t for group in holders for t in group) if tool in renderable]
