@@ -177,6 +177,22 @@ def test_structured_content_from_a_schema_or_a_captured_result_is_degraded_where
     assert server([WITH_OUTPUT], host("h", {"server.features.structuredContent": "supported"})).findings == ()
 
 
+def test_a_rule_that_fixes_only_results_with_images_is_named_with_that_condition() -> None:
+    images_only = host(
+        "cc",
+        {"server.features.structuredContent": "partial"},
+        quirk_rules=("claude-code.drop-structured-content-with-images",),
+    )
+    (finding,) = found(server([WITH_OUTPUT], images_only), "SERVER-OUTPUT-002")
+    assert str(finding.remediation).endswith(
+        "rule claude-code.drop-structured-content-with-images rewrites this for this host when a result also holds "
+        "an image."
+    )
+    every = host("x", {"server.features.structuredContent": "partial"}, quirk_rules=("x.drop-structured-content",))
+    (finding,) = found(server([WITH_OUTPUT], every), "SERVER-OUTPUT-002")
+    assert str(finding.remediation).endswith("rule x.drop-structured-content rewrites this for this host.")
+
+
 def test_a_resource_link_in_a_captured_result_is_degraded_where_the_host_mishandles_it() -> None:
     profile = host(
         "codex", {"server.features.resourceLink": "unsupported"}, quirk_rules=("codex.resource-link-to-text",)

@@ -288,13 +288,15 @@ def linked_client_rules(host: HostProfile, suffixes: Iterable[str]) -> tuple[str
     return tuple(dict.fromkeys(rule for rule in rules if rule.partition(".")[2] in wanted))
 
 
-def with_client_rules(remediation: str, rules: Sequence[str]) -> str:
-    """`remediation` plus a sentence naming the hostcompat client rules that rewrite the problem away."""
+def with_client_rules(remediation: str, rules: Sequence[str], *, only_when: str | None = None) -> str:
+    """`remediation` plus a sentence naming the hostcompat client rules that rewrite the problem away; `only_when`
+    says in which results they do, for rules that fix only some cases of it."""
     if not rules:
         return cut_text(remediation)
     names = ", ".join(rules)
     verb = "rewrites" if len(rules) == 1 else "rewrite"
-    return cut_text(f"{remediation} The hostcompat proxy/middleware rule {names} {verb} this for this host.")
+    case = "" if only_when is None else f" {only_when}"
+    return cut_text(f"{remediation} The hostcompat proxy/middleware rule {names} {verb} this for this host{case}.")
 
 
 def weakest_lane(lanes: Iterable[LaneVerdict]) -> Provenance | None:

@@ -119,6 +119,18 @@ def _output_schema(lane: LaneBuilder, declared: ToolSet) -> None:
     )
 
 
+def _structured_content_fix(lane: LaneBuilder) -> str:
+    fix = (
+        "Keep content authoritative: put the human-readable result in content as well, and do not rely on "
+        "structuredContent reaching the model on this host."
+    )
+    every_result = linked_client_rules(lane.host, ("drop-structured-content",))
+    if every_result:
+        return with_client_rules(fix, every_result)
+    with_images = linked_client_rules(lane.host, ("drop-structured-content-with-images",))
+    return with_client_rules(fix, with_images, only_when="when a result also holds an image")
+
+
 def _structured_content(lane: LaneBuilder, structured: ToolSet) -> None:
     fact = _mishandled(lane, STRUCTURED_CONTENT_FACT)
     if fact is None:
@@ -131,11 +143,7 @@ def _structured_content(lane: LaneBuilder, structured: ToolSet) -> None:
                 f"Tool(s) {structured.text} return structuredContent, which {lane.host.display_name} {how}."
                 f"{note_suffix(fact)}"
             ),
-            remediation=with_client_rules(
-                "Keep content authoritative: put the human-readable result in content as well, and do not rely on "
-                "structuredContent reaching the model on this host.",
-                linked_client_rules(lane.host, ("drop-structured-content-with-images", "drop-structured-content")),
-            ),
+            remediation=_structured_content_fix(lane),
             tools=structured.tools,
             evidence=(*structured.evidence, fact_evidence(lane.host, STRUCTURED_CONTENT_FACT, fact)),
             **fact_fields(fact),
