@@ -34,6 +34,43 @@ def test_raw_json_rpc_widget_reports_the_methods_it_posts_and_nothing_it_only_me
     assert "tools/call" in tool_call.evidence.snippet if tool_call.evidence else False
 
 
+APP_PAGE = (
+    '<script type="module">import { App } from "@modelcontextprotocol/ext-apps";'
+    "const app = new App({name: 'x', version: '1'}, {}, {autoResize: false});\n%s\n</script>"
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "needs"),
+    [
+        ('app["openLink"]({url: "https://a.example"});', ("openLinks",)),
+        ("app?.['callServerTool']({name: 'refresh'});", ("serverTools",)),
+        ('app["sendMessage"].bind(app)({role: "user", content: []});', ("message",)),
+        ('app["oncalltool"] = async () => ({content: []});', ("appTools",)),
+        ('const names = ["openLink", "sendMessage"]; names.forEach(run);', ()),
+        ('const table = {"openLink": 1}; show(table["openLink"]);', ()),
+        ('// app["openLink"]({url: "https://a.example"})', ()),
+        ('log(`app["openLink"]({url})`);', ()),
+    ],
+)
+def test_a_method_reached_by_a_string_subscript_counts_only_when_called(code: str, needs: tuple[str, ...]) -> None:
+    assert scan_widget_source(APP_PAGE % code).needs_used() == needs
+
+
+@pytest.mark.parametrize(
+    ("code", "needs"),
+    [
+        ('window["openai"].callTool("a", {});', ("serverTools", "openaiApps")),
+        ("globalThis?.['openai']?.requestDisplayMode({mode: 'fullscreen'});", ("requestDisplayMode", "openaiApps")),
+        ('window.openai["openExternal"]({href: "https://a.example"});', ("openLinks", "openaiApps")),
+        ('const keys = ["openai"]; config["openai"] = 1;', ()),
+        ("log('window[\"openai\"].callTool');", ()),
+    ],
+)
+def test_the_openai_runtime_reached_by_string_subscripts_is_found(code: str, needs: tuple[str, ...]) -> None:
+    assert scan_widget_source(f"<script>{code}</script>").needs_used() == needs
+
+
 def test_raw_json_rpc_helper_call_counts_through_the_function_that_posts() -> None:
     scan = scan_fixture("raw_jsonrpc.html")
     link = scan.findings_for("openLinks")

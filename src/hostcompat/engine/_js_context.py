@@ -26,6 +26,7 @@ from hostcompat.engine._prefilter import Anchors, Gate, find_anchors
 __all__ = [
     "CodeView",
     "at_word_start",
+    "bracket_member_use",
     "callee_before",
     "enclosing_function",
     "identifier_before",
@@ -119,6 +120,37 @@ def member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str
     if next_char == ":" or (next_char == "=" and source[after + 1 : after + 2] not in ("=", ">")):
         return "definition", ""
     return "other", ""
+
+
+def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str, int] | None:
+    """Classify a name that is a whole string subscript, `receiver["name"]`: (role, receiver, index of the `]`).
+
+    role is "call", "assign" or "read" as in `member_use`; receiver is the identifier before the `[` ("" when the
+    receiver is another expression). None when the name is not such a subscript (an array item, a plain string).
+    """
+    source = view.source
+    quote = source[name_start - 1 : name_start]
+    if quote not in ("'", '"') or source[name_end : name_end + 1] != quote:
+        return None
+    if not is_literal_at(view, name_start - 1, name_end + 1):
+        return None
+    bracket = prev_code_index(source, view.layout, name_start - 1)
+    close = next_code_index(source, view.layout, name_end + 1)
+    if bracket < 0 or source[bracket] != "[" or close < 0 or source[close] != "]":
+        return None
+    receiver_end = prev_code_index(source, view.layout, bracket)
+    if receiver_end > 0 and source[receiver_end] == "." and source[receiver_end - 1] == "?":  # `app?.["name"]`
+        receiver_end = prev_code_index(source, view.layout, receiver_end - 1)
+    if receiver_end < 0 or not (source[receiver_end] in _IDENT_CHARS or source[receiver_end] in ")]"):
+        return None  # `["name"]` starts an array: no receiver
+    receiver = identifier_before(view, receiver_end)
+    after = next_code_index(source, view.layout, close + 1)
+    next_char = source[after] if after >= 0 else ""
+    if next_char == "(" or source.startswith("?.(", after) or _is_bound_call(source, after):
+        return "call", receiver, close
+    if next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
+        return "assign", receiver, close
+    return "read", receiver, close
 
 
 def _is_bound_call(source: str, after: int) -> bool:

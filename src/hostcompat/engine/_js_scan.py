@@ -18,6 +18,7 @@ from hostcompat.engine._guards import is_guarded
 from hostcompat.engine._js_context import (
     CodeView,
     at_word_start,
+    bracket_member_use,
     callee_before,
     enclosing_function,
     identifier_before,
@@ -153,9 +154,15 @@ def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
     if not view.may_match(_API_GATE):
         return uses, False
     for match in _API_NAMES.finditer(view.source, view.start, view.end):
-        if not at_word_start(view.source, match.start()) or not is_code(view.layout, match.start()):
+        if not at_word_start(view.source, match.start()):
             continue
-        role, receiver = member_use(view, match.start(), match.end())
+        if is_code(view.layout, match.start()):
+            role, receiver = member_use(view, match.start(), match.end())
+        else:  # in a literal: only `app["openLink"](…)` counts
+            subscript = bracket_member_use(view, match.start(), match.end())
+            if subscript is None:
+                continue
+            role, receiver, _ = subscript
         uses.append((match.start(), match.group(1), role, receiver))
         if len(uses) >= _MAX_HITS:
             return uses, True

@@ -7,11 +7,13 @@ OpenAI widgets call methods on a host-provided global, so a use is any `window.o
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from hostcompat.engine._guards import is_guarded
 from hostcompat.engine._js_context import (
     CodeView,
     at_word_start,
+    bracket_member_use,
     enclosing_function,
     identifier_before,
     is_called,
@@ -34,7 +36,11 @@ __all__ = ["scan_mcp_ui", "scan_openai"]
 
 _OPENAI_NAME = re.compile(r"openai(?![\w$])")
 _GLOBAL_BEFORE = re.compile(r"(?:window|globalThis|self)\s*\??\.\s*$")
-_MEMBER_AFTER = re.compile(r"\s*\??\.\s*([A-Za-z_$][\w$]*)")
+_MEMBER_AFTER = re.compile(
+    r"\s*(?:\??\.\s*(?P<dot>[A-Za-z_$][\w$]*)|(?:\?\.)?\s*\[\s*(?P<q>[\"'])(?P<sub>[A-Za-z_$][\w$]*)(?P=q)\s*\])"
+)
+"""`.name`, `?.name`, `["name"]` or `?.["name"]` after a reference to the runtime."""
+_GLOBALS: Final = frozenset({"window", "globalThis", "self"})
 _SET_GLOBALS = re.compile(r"openai:set_globals")
 _DESTRUCTURED = re.compile(r"\{([^{}]{1,400})\}\s*=\s*$")
 _MCP_UI_TYPE = re.compile(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
@@ -57,14 +63,15 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     if not view.may_match(_OPENAI_GATE):
         return needs, []
     for match in _OPENAI_NAME.finditer(source, view.start, view.end):
-        if not at_word_start(source, match.start()) or not is_code(view.layout, match.start()):
+        if not at_word_start(source, match.start()) or in_regions(regions, match.start()):
             continue
-        global_ref = _GLOBAL_BEFORE.search(source, max(view.start, match.start() - 24), match.start())
-        if global_ref is None or in_regions(regions, match.start()):
+        reference = _global_reference(view, match.start(), match.end())
+        if reference is None:
             continue
-        first = global_ref.start() if first is None else first
-        if not _member_use(view, match.end(), global_ref.start(), needs, reads):
-            _bare_use(view, global_ref.start(), match.end(), needs, aliases)
+        ref_start, ref_end = reference
+        first = ref_start if first is None else first
+        if not _member_use(view, ref_end, ref_start, needs, reads):
+            _bare_use(view, ref_start, ref_end, needs, aliases)
     for alias, (scope_start, scope_end) in sorted(aliases.items())[:_MAX_ALIASES]:
         member = alias.startswith(".")
         pattern = re.compile(re.escape(alias.lstrip(".")) + r"(?![\w$])")
@@ -84,24 +91,41 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     return guarded, sdks
 
 
+def _global_reference(view: CodeView, start: int, end: int) -> tuple[int, int] | None:
+    """Where `window.openai` (or `globalThis?.openai`, `self["openai"]`, …) around the name at `start` begins and
+    ends; None when the name is not the runtime global."""
+    source = view.source
+    if is_code(view.layout, start):
+        global_ref = _GLOBAL_BEFORE.search(source, max(view.start, start - 24), start)
+        return None if global_ref is None else (global_ref.start(), end)
+    subscript = bracket_member_use(view, start, end)
+    if subscript is None or subscript[1] not in _GLOBALS:
+        return None
+    receiver_end = prev_code_index(source, view.layout, prev_code_index(source, view.layout, start - 1))
+    if source[receiver_end] == "." and source[receiver_end - 1] == "?":  # `window?.["openai"]`
+        receiver_end = prev_code_index(source, view.layout, receiver_end - 1)
+    return receiver_end - len(subscript[1]) + 1, subscript[2] + 1
+
+
 def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed], reads: dict[str, list[int]]) -> bool:
     """Record `<openai>.name(...)` or `<openai>.name`; False when no member follows."""
     source = view.source
     member = _MEMBER_AFTER.match(source, after_global, view.end)
     if member is None:
         return False
-    name = member.group(1)
+    group = "dot" if member.group("dot") is not None else "sub"
+    name = member.group(group)
     after = next_code_index(source, view.layout, member.end())
     next_char = source[after] if after >= 0 else ""
     if next_char == "(" or source.startswith("?.(", after):
         need = OPENAI_METHOD_NEEDS.get(name)
         if need is not None and need != "openaiApps":
-            needs.append(RawNeed(need, "call", "high", "openai", name, member.start(1)))
-        needs.append(RawNeed("openaiApps", "call", "high", "openai", name, member.start(1)))
+            needs.append(RawNeed(need, "call", "high", "openai", name, member.start(group)))
+        needs.append(RawNeed("openaiApps", "call", "high", "openai", name, member.start(group)))
     elif next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
         return True
     else:
-        reads.setdefault(name, []).append(member.start(1))
+        reads.setdefault(name, []).append(member.start(group))
         needs.append(RawNeed("openaiApps", "use", "high", "openai", name, at))
     return True
 
@@ -154,7 +178,7 @@ def _guard(view: CodeView, need: RawNeed) -> RawNeed:
         return need
     check = re.compile(
         r"\.\s*" + re.escape(need.detail) + r"\b(?!\s*(?:\(|\?\.\())"
-        r"|\bopenai\s*(?=\)|&&|\|\|)|\btypeof\b[^;]{0,80}openai"
+        r"|(?:\bopenai|\[\s*[\"']openai[\"']\s*\])\s*(?=\)|&&|\|\|)|\btypeof\b[^;]{0,80}openai"
     )
     if is_guarded(view, need.offset, check, None):
         return RawNeed(need.need, "guarded-call", need.confidence, need.via, need.detail, need.offset)
