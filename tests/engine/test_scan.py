@@ -71,6 +71,27 @@ def test_the_openai_runtime_reached_by_string_subscripts_is_found(code: str, nee
     assert scan_widget_source(f"<script>{code}</script>").needs_used() == needs
 
 
+def test_an_app_method_name_in_a_page_without_any_bridge_is_another_librarys_method() -> None:
+    page = '<script>const chat = connect("wss://chat.example"); chat.sendMessage("hi"); doc.openLink(u);</script>'
+    scan = scan_widget_source(page)
+    assert "message" not in scan.needs_used() and "openLinks" not in scan.needs_used()
+    (finding,) = scan.findings_for("message")
+    assert (finding.kind, finding.confidence) == ("declaration", "low")
+    assert "another library's method" in finding.detail
+
+
+@pytest.mark.parametrize(
+    "bridge",
+    [
+        '<script src="/static/bridge.js"></script>',  # code nobody read may hold the App
+        '<script>parent.postMessage({jsonrpc: "2.0", id: 1, method: "tools/call", params: {}}, "*");</script>',
+    ],
+)
+def test_an_app_method_name_counts_where_the_page_may_hold_an_app(bridge: str) -> None:
+    scan = scan_widget_source(bridge + "<script>app.sendMessage({role: 'user', content: []});</script>")
+    assert "message" in scan.needs_used()
+
+
 def test_raw_json_rpc_helper_call_counts_through_the_function_that_posts() -> None:
     scan = scan_fixture("raw_jsonrpc.html")
     link = scan.findings_for("openLinks")

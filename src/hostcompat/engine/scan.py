@@ -308,6 +308,8 @@ def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth:
 
 def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
     needs = [_beside_mcp_apps(f) for f in collected.needs] if collected.ext_apps else list(collected.needs)
+    if not _may_hold_an_app(collected):
+        needs = [_without_an_app(f) for f in needs]
     if collected.ext_apps and not collected.auto_resize_off:
         first = next(s for s in collected.sdks if s.name == "ext-apps")
         detail = "autoResize (on by default)"
@@ -335,6 +337,26 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
         scanned_chars=scanned,
         total_chars=total,
     )
+
+
+def _may_hold_an_app(collected: _Collected) -> bool:
+    """Whether the page can hold an MCP Apps `App` whose methods its code calls: the SDK is bundled or imported,
+    a look-alike wrapper defines the methods, the page posts JSON-RPC itself, or code was loaded that nobody read."""
+    return (
+        collected.ext_apps
+        or bool(collected.externals)
+        or any(sdk.name == "bridge-wrapper" for sdk in collected.sdks)
+        or any(finding.via == "json-rpc" and finding.counts for finding in collected.needs)
+    )
+
+
+def _without_an_app(finding: NeedFinding) -> NeedFinding:
+    """A call by an App method's name alone (`chat.sendMessage(…)`), in a page with no MCP Apps bridge anywhere, is
+    another library's method: it does not count. Calls by names only the App has are high confidence and stay."""
+    if finding.via != "ext-apps" or finding.confidence != "medium" or not finding.counts:
+        return finding
+    detail = f"{finding.detail} (no MCP Apps bridge in the page: another library's method)"
+    return NeedFinding(finding.need, "declaration", "low", finding.via, detail, finding.evidence)
 
 
 def _beside_mcp_apps(finding: NeedFinding) -> NeedFinding:
