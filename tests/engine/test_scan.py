@@ -92,6 +92,22 @@ def test_an_app_method_name_counts_where_the_page_may_hold_an_app(bridge: str) -
     assert "message" in scan.needs_used()
 
 
+@pytest.mark.parametrize(
+    ("receiver", "needs"),
+    [
+        ("window.parent", ("openLinks",)),
+        ("host", ("openLinks",)),  # an alias of the parent window: still the host
+        ("worker", ()),
+        ("this.searchWorker", ()),
+        ("channel.port1", ()),
+        ("frame.contentWindow", ()),
+    ],
+)
+def test_mcp_ui_actions_count_only_when_posted_towards_the_host(receiver: str, needs: tuple[str, ...]) -> None:
+    page = f'<script>{receiver}.postMessage({{type: "link", payload: {{url: "https://a.example"}}}}, "*");</script>'
+    assert scan_widget_source(page).needs_used() == needs
+
+
 def test_raw_json_rpc_helper_call_counts_through_the_function_that_posts() -> None:
     scan = scan_fixture("raw_jsonrpc.html")
     link = scan.findings_for("openLinks")

@@ -48,6 +48,10 @@ _MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|
 _MCP_UI_MARKERS_GATE = gate("ui-lifecycle-iframe-ready", "ui-request-render-data", "ui-message-received")
 _OPENAI_GATE = gate("openai")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
+_NOT_THE_HOST = re.compile(
+    r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$"
+)
+"""A `postMessage` whose receiver is plainly not the host window: a worker, a message port, a child frame."""
 _PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
 _MAX_SCOPE = 1 << 22
@@ -212,6 +216,8 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
         )
         window = source[max(view.start, open_at - 40) : open_at]
         posted = "postMessage" in window
+        if posted and _NOT_THE_HOST.search(window):
+            continue  # `worker.postMessage({type: "notify", …})`: a message to the page's own worker or frame
         if not (has_payload or posted):
             continue
         action = match.group(2)
