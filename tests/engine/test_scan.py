@@ -108,6 +108,30 @@ def test_mcp_ui_actions_count_only_when_posted_towards_the_host(receiver: str, n
     assert scan_widget_source(page).needs_used() == needs
 
 
+@pytest.mark.parametrize(
+    ("code", "needs"),
+    [
+        (
+            "var _a; (_a = app.callServerTool) === null || _a === void 0 ? void 0 : _a.call(app, {name: 'x'});",
+            ("serverTools",),
+        ),
+        ("var _b; (_b = this.app.sendLog) == null ? void 0 : _b.call(this.app, {level: 'info'});", ("logging",)),
+        ("var _c; const has = ((_c = app.openLink) !== null); show(has);", ()),
+    ],
+)
+def test_optional_calls_compiled_for_old_targets_are_calls(code: str, needs: tuple[str, ...]) -> None:
+    """`app.callServerTool?.(…)` as TypeScript and Babel write it below ES2020."""
+    assert scan_widget_source(APP_PAGE % code).needs_used() == needs
+
+
+def test_a_double_optional_call_on_the_openai_runtime_compiled_for_old_targets_is_a_call() -> None:
+    code = (
+        "var _b, _c; (_c = (_b = window.openai) == null ? void 0 : _b.sendFollowUpMessage) == null ? void 0 : "
+        "_c.call(_b, {prompt: 'x'});"
+    )
+    assert scan_widget_source(f"<script>{code}</script>").needs_used() == ("message", "openaiApps")
+
+
 def test_raw_json_rpc_helper_call_counts_through_the_function_that_posts() -> None:
     scan = scan_fixture("raw_jsonrpc.html")
     link = scan.findings_for("openLinks")

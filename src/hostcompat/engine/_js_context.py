@@ -28,6 +28,7 @@ __all__ = [
     "at_word_start",
     "bracket_member_use",
     "callee_before",
+    "downleveled_optional_call",
     "enclosing_function",
     "identifier_before",
     "is_called",
@@ -110,6 +111,8 @@ def member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str
             return "call", receiver
         if next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
             return "assign", receiver
+        if next_char == ")" and downleveled_optional_call(source, view.start, name_start, after):
+            return "call", receiver
         return "read", receiver
     if next_char == "(":
         close = _matching_paren(source, after, view.end)
@@ -151,6 +154,21 @@ def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> tuple[
     if next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
         return "assign", receiver, close
     return "read", receiver, close
+
+
+_DOWNLEVEL_HEAD = re.compile(r"\(\s*([\w$]+)\s*=(?![=>])[^;{}]{0,120}?\.\s*$")
+_DOWNLEVEL_WINDOW = 160
+
+
+def downleveled_optional_call(source: str, floor: int, name_start: int, close: int) -> bool:
+    """`(_a = app.openLink) === null || _a === void 0 ? void 0 : _a.call(app, …)`: `app.openLink?.(…)` as
+    TypeScript and Babel write it for targets older than ES2020."""
+    head = _DOWNLEVEL_HEAD.search(source, max(floor, name_start - _DOWNLEVEL_WINDOW), name_start)
+    if head is None:
+        return False
+    temp = re.escape(head.group(1))
+    tail = re.compile(r"\)[^;{}]{0,80}?(?<![\w$])" + temp + r"\s*\.\s*(?:call|apply)\s*\(")
+    return tail.match(source, close, close + _DOWNLEVEL_WINDOW) is not None
 
 
 def _is_bound_call(source: str, after: int) -> bool:

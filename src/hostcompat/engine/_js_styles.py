@@ -14,6 +14,7 @@ from hostcompat.engine._js_context import (
     CodeView,
     at_word_start,
     bracket_member_use,
+    downleveled_optional_call,
     enclosing_function,
     identifier_before,
     is_called,
@@ -48,9 +49,7 @@ _MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|
 _MCP_UI_MARKERS_GATE = gate("ui-lifecycle-iframe-ready", "ui-request-render-data", "ui-message-received")
 _OPENAI_GATE = gate("openai")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
-_NOT_THE_HOST = re.compile(
-    r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$"
-)
+_NOT_THE_HOST = re.compile(r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$")
 """A `postMessage` whose receiver is plainly not the host window: a worker, a message port, a child frame."""
 _PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
@@ -121,7 +120,11 @@ def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed]
     name = member.group(group)
     after = next_code_index(source, view.layout, member.end())
     next_char = source[after] if after >= 0 else ""
-    if next_char == "(" or source.startswith("?.(", after):
+    if (
+        next_char == "("
+        or source.startswith("?.(", after)
+        or (next_char == ")" and downleveled_optional_call(source, view.start, member.start(group), after))
+    ):
         need = OPENAI_METHOD_NEEDS.get(name)
         if need is not None and need != "openaiApps":
             needs.append(RawNeed(need, "call", "high", "openai", name, member.start(group)))
