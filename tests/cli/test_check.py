@@ -92,6 +92,8 @@ def test_an_unreachable_server_fails_the_run_and_says_why() -> None:
         (["check"], "nothing to check"),
         (["check", "--config", "/nonexistent/mcp.json"], "cannot read it"),
         (["check", "missing.json"], "missing.json"),
+        (["snapshot", "--demo"], "snapshot needs -o FILE"),
+        (["snapshot", "--", "node", "server.js", "-o", "out.json"], "put -o FILE before `--`"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(argv: list[str], message: str) -> None:

@@ -83,12 +83,16 @@ def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) ->
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser, allow_snapshot=False)
     add_probe_arguments(parser)
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the snapshot (JSON)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="where to write the snapshot (JSON; required)")
 
 
 def _run(args: argparse.Namespace) -> int:
     import anyio
 
+    if args.output is None:
+        if any(token in ("-o", "--output") or token.startswith("--output=") for token in args.target):
+            raise InvalidInput("put -o FILE before `--`: everything after `--` is the server's command line")
+        raise InvalidInput("snapshot needs -o FILE, where to write the snapshot")
     from hostcompat.probe import capture, write_snapshot  # capture loads the SDK
 
     planned = plan_targets(args)
