@@ -243,6 +243,16 @@ def test_a_user_fact_replaces_the_bundled_fact_whole_including_its_note(bundled:
     assert merged.fact("ui.mcpApps.features.updateModelContext") == Fact("partial", "observed", "a test", "2026-01-02")
 
 
+def test_a_conditional_fact_must_say_its_condition_in_a_note(bundled: Catalog) -> None:
+    limits = {"schemaFeaturesRejectedConditionally": fact(["oneOf"])}
+    override = {"hosts": [{"id": "claude", "server": {"limits": limits}}]}
+    with pytest.raises(CatalogError, match="schemaFeaturesRejectedConditionally: missing 'note'"):
+        apply_overrides(bundled, override, source_name="mine.json")
+    limits["schemaFeaturesRejectedConditionally"]["note"] = "In strict mode."
+    merged = apply_overrides(bundled, override, source_name="mine.json").get("claude")
+    assert merged.fact("server.limits.schemaFeaturesRejectedConditionally") is not None
+
+
 def test_user_aliases_are_added_and_user_quirks_replace_those_with_the_same_id(bundled: Catalog) -> None:
     quirk = {"id": "claude-images-collapsed", "text": "fixed", "provenance": "probe", "source": "me", "date": "2026-11"}
     new_quirk = {**quirk, "id": "my-quirk"}

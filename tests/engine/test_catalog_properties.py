@@ -54,6 +54,8 @@ def _valid_hosts(draw: st.DrawFn) -> dict[str, Any]:
             "source": "s",
             "date": date,
         }
+        if FACT_FIELDS[path].note_required:
+            node[leaf]["note"] = "only when …"
     return host
 
 

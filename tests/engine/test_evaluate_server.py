@@ -157,6 +157,25 @@ def test_an_output_schema_on_a_host_that_validates_strictly_is_degraded_with_the
     assert "n8n.drop-output-schema" in str(finding.remediation)
 
 
+def test_a_construct_a_host_rejects_only_in_some_setups_is_info_with_the_condition() -> None:
+    profile = host(
+        "lc",
+        {
+            "server.limits.schemaFeaturesRejectedConditionally": fact(
+                ["oneOf"], note="When the host runs an OpenAI model in strict mode."
+            )
+        },
+    )
+    tool = plain_tool("pick", inputSchema={"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}]}}})
+    report = server([tool], profile)
+    (finding,) = found(report, "SERVER-SCHEMA-002")
+    assert (finding.severity, finding.tools) == (Severity.INFO, ("pick",))
+    assert finding.title == "Input schema uses oneOf, which this host rejects in some setups"
+    assert "strict mode" in finding.detail
+    assert report.verdict is Verdict.WORKS
+    assert found(report, "SERVER-SCHEMA-001") == []
+
+
 def test_an_output_schema_a_host_ignores_is_info() -> None:
     (finding,) = found(
         server([WITH_OUTPUT], host("lc", {"server.features.outputSchema": "unsupported"})), "SERVER-OUTPUT-001"

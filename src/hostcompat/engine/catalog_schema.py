@@ -134,6 +134,8 @@ class ValueSpec:
 
     kind: ValueKind
     choices: tuple[str, ...] = ()
+    note_required: bool = False
+    """The fact only holds under a condition, which its `note` must state."""
 
 
 LEVEL: Final = ValueSpec("level", LEVELS)
@@ -164,6 +166,7 @@ FACT_FIELDS: Final[Mapping[str, ValueSpec]] = {
     "server.limits.toolNamePrefixCounts": ValueSpec("boolean"),
     "server.limits.toolNameFormat": ValueSpec("name-format"),
     "server.limits.schemaFeaturesRejected": ValueSpec("choices", SCHEMA_FEATURES),
+    "server.limits.schemaFeaturesRejectedConditionally": ValueSpec("choices", SCHEMA_FEATURES, note_required=True),
 }
 """Every fact a host may carry, by dotted path (`ui.mcpApps.features.downloadFile`), in file order."""
 

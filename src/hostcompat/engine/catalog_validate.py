@@ -194,7 +194,7 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
         provenance=require_choice(fact, "provenance", PROVENANCES, where),
         source=require_text(fact, "source", where, limit=500),
         date=require_date(fact, "date", where),
-        note=optional_text(fact, "note", where),
+        note=require_text(fact, "note", where) if spec.note_required else optional_text(fact, "note", where),
     )
 
 

@@ -37,6 +37,8 @@ NAME_CHARSET_FACT: Final = "server.limits.toolNameCharset"
 NAME_PREFIX_FACT: Final = "server.limits.toolNamePrefixCounts"
 NAME_FORMAT_FACT: Final = "server.limits.toolNameFormat"
 SCHEMA_FACT: Final = "server.limits.schemaFeaturesRejected"
+CONDITIONAL_SCHEMA_FACT: Final = "server.limits.schemaFeaturesRejectedConditionally"
+"""Constructs a host rejects only in some setups (the fact's note says which): an info finding, not degraded."""
 
 TOOL_LIMIT_FACTS: Final = (MAX_TOOLS_FACT, NAME_LENGTH_FACT, NAME_CHARSET_FACT, SCHEMA_FACT)
 """Facts checked tool by tool: with an incomplete tool list, a host that has one of them stays unknown."""
@@ -263,13 +265,14 @@ def _offending(name: str, pattern: re.Pattern[str]) -> str:
 
 
 def _schemas(server: PreparedServer, lane: LaneBuilder) -> None:
-    fact = lane.fact(SCHEMA_FACT)
-    if fact is None or not isinstance(fact.value, tuple):
-        return
-    for feature in fact.value:
-        if feature in server.surface.schema_uses:
-            uses = server.memoized(("schema", feature), functools.partial(_schema_uses, server, feature))
-            _schema_finding(lane, feature, uses, fact)
+    for path in (SCHEMA_FACT, CONDITIONAL_SCHEMA_FACT):
+        fact = lane.fact(path)
+        if fact is None or not isinstance(fact.value, tuple):
+            continue
+        for feature in fact.value:
+            if feature in server.surface.schema_uses:
+                uses = server.memoized(("schema", feature), functools.partial(_schema_uses, server, feature))
+                _schema_finding(lane, feature, uses, fact, conditional=path == CONDITIONAL_SCHEMA_FACT)
 
 
 def _schema_uses(server: PreparedServer, feature: str) -> ToolSet:
@@ -280,25 +283,31 @@ def _schema_uses(server: PreparedServer, feature: str) -> ToolSet:
     return ToolSet.of([tool for tool, _ in uses], evidence)
 
 
-def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact) -> None:
+def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact, *, conditional: bool) -> None:
     fix, rewrite = SCHEMA_FIXES.get(feature, ("Rewrite the schema without this construct.", None))
+    host = lane.host.display_name
+    when = " in some setups" if conditional else ""
     lane.findings.append(
         finding_for(
-            "SERVER-SCHEMA-001",
-            title=f"Input schema uses {feature}, which this host rejects",
+            "SERVER-SCHEMA-002" if conditional else "SERVER-SCHEMA-001",
+            title=f"Input schema uses {feature}, which this host rejects{when}",
             detail=cut_text(
-                f"The inputSchema of {len(uses.tools)} tool(s) uses {feature}, which {lane.host.display_name} "
-                f"rejects: {uses.text}.{note_suffix(fact)}"
+                f"The inputSchema of {len(uses.tools)} tool(s) uses {feature}, which {host} rejects{when}: "
+                f"{uses.text}.{note_suffix(fact)}"
             ),
             remediation=with_client_rules(fix, linked_client_rules(lane.host, (rewrite,)) if rewrite else ()),
             tools=uses.tools,
-            evidence=(*uses.evidence, fact_evidence(lane.host, SCHEMA_FACT, fact)),
+            evidence=(
+                *uses.evidence,
+                fact_evidence(lane.host, CONDITIONAL_SCHEMA_FACT if conditional else SCHEMA_FACT, fact),
+            ),
             **fact_fields(fact),
         )
     )
 
 
 __all__ = [
+    "CONDITIONAL_SCHEMA_FACT",
     "MAX_TOOLS_FACT",
     "NAME_CHARSET_FACT",
     "NAME_FORMAT_FACT",

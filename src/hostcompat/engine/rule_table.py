@@ -137,6 +137,16 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "fastmcp 4.1.6 dereference middleware (VS Code)",
     ),
     (
+        "SERVER-SCHEMA-002",
+        "Input schema uses a construct this host rejects in some setups",
+        "info",
+        "server",
+        "The tool's inputSchema uses a JSON Schema construct the host refuses only under a condition the catalog "
+        "names (a strict-mode model, an opt-in setting, older versions); in its default setup the tool works.",
+        "langchain-ai/langchainjs #9496, kagent-dev/kagent #1888, FlowiseAI/Flowise #5109 (OpenAI strict mode); "
+        "openai/openai-agents-python #449 (convert_schemas_to_strict); CopilotKit/CopilotKit #3114 (ag-ui-adk)",
+    ),
+    (
         "SERVER-OUTPUT-001",
         "Host mishandles outputSchema",
         "degraded",
