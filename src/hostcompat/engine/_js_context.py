@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from hostcompat.engine._js_lexer import (
     COMMENT,
@@ -25,6 +26,7 @@ from hostcompat.engine._prefilter import Anchors, Gate, find_anchors
 
 __all__ = [
     "CodeView",
+    "Subscript",
     "at_word_start",
     "bracket_member_use",
     "callee_before",
@@ -125,12 +127,22 @@ def member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str
     return "other", ""
 
 
-def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> tuple[str, str, int] | None:
-    """Classify a name that is a whole string subscript, `receiver["name"]`: (role, receiver, index of the `]`).
+class Subscript(NamedTuple):
+    """A name used as a whole string subscript, `receiver["name"]` (see `bracket_member_use`)."""
 
-    role is "call", "assign" or "read" as in `member_use`; receiver is the identifier before the `[` ("" when the
-    receiver is another expression). None when the name is not such a subscript (an array item, a plain string).
-    """
+    role: str
+    """"call", "assign" or "read", as in `member_use`."""
+    receiver: str
+    """The identifier before the `[` ("" when the receiver is another expression)."""
+    receiver_end: int
+    """Index of the receiver's last character."""
+    close: int
+    """Index of the `]`."""
+
+
+def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> Subscript | None:
+    """Classify a name that is a whole string subscript, `receiver["name"]` or `receiver?.["name"]`; None when the
+    name is not such a subscript (an array item, a plain string)."""
     source = view.source
     quote = source[name_start - 1 : name_start]
     if quote not in ("'", '"') or source[name_end : name_end + 1] != quote:
@@ -150,10 +162,10 @@ def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> tuple[
     after = next_code_index(source, view.layout, close + 1)
     next_char = source[after] if after >= 0 else ""
     if next_char == "(" or source.startswith("?.(", after) or _is_bound_call(source, after):
-        return "call", receiver, close
+        return Subscript("call", receiver, receiver_end, close)
     if next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
-        return "assign", receiver, close
-    return "read", receiver, close
+        return Subscript("assign", receiver, receiver_end, close)
+    return Subscript("read", receiver, receiver_end, close)
 
 
 _DOWNLEVEL_HEAD = re.compile(r"\(\s*([\w$]+)\s*=(?![=>])[^;{}]{0,120}?\.\s*$")

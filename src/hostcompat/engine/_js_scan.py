@@ -162,7 +162,7 @@ def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
             subscript = bracket_member_use(view, match.start(), match.end())
             if subscript is None:
                 continue
-            role, receiver, _ = subscript
+            role, receiver = subscript.role, subscript.receiver
         uses.append((match.start(), match.group(1), role, receiver))
         if len(uses) >= _MAX_HITS:
             return uses, True

@@ -102,12 +102,9 @@ def _global_reference(view: CodeView, start: int, end: int) -> tuple[int, int] |
         global_ref = _GLOBAL_BEFORE.search(source, max(view.start, start - 24), start)
         return None if global_ref is None else (global_ref.start(), end)
     subscript = bracket_member_use(view, start, end)
-    if subscript is None or subscript[1] not in _GLOBALS:
+    if subscript is None or subscript.receiver not in _GLOBALS:
         return None
-    receiver_end = prev_code_index(source, view.layout, prev_code_index(source, view.layout, start - 1))
-    if source[receiver_end] == "." and source[receiver_end - 1] == "?":  # `window?.["openai"]`
-        receiver_end = prev_code_index(source, view.layout, receiver_end - 1)
-    return receiver_end - len(subscript[1]) + 1, subscript[2] + 1
+    return subscript.receiver_end - len(subscript.receiver) + 1, subscript.close + 1
 
 
 def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed], reads: dict[str, list[int]]) -> bool:

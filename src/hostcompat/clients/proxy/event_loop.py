@@ -1,9 +1,8 @@
 """Which asyncio event loop the proxy runs on: uvloop when it is installed (the `fast` extra), else the standard one.
 
-A relayed message costs the proxy a few event-loop turns (a readable pipe, a write); uvloop's loop takes a fraction
-of the standard loop's time per turn, which is most of the proxy's own share of a round trip
-(`bench/bench_proxy.py` prints both side by side). Both loops run the same code: the choice is an option, not a
-code path.
+A relayed message costs the proxy a few event-loop turns (a readable pipe, a write), and uvloop's turns are cheaper
+than the standard loop's: a smaller share of a round trip, which `bench/bench_proxy.py` prints side by side. Both
+loops run the same code: the choice is an option, not a code path.
 """
 
 from __future__ import annotations
