@@ -125,8 +125,14 @@ def check_snapshot(
     *,
     host_ids: Iterable[str] | None = None,
     target: Mapping[str, Any] | None = None,
+    host_versions: Mapping[str, str] | None = None,
+    as_of: str | None = None,
 ) -> dict[str, Any]:
-    """One server's part of the report document, from its snapshot."""
+    """One server's part of the report document, from its snapshot.
+
+    `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
+    `as_of` is the date of the check, against which the age of old host facts is told.
+    """
     widgets = analyse_widgets(snapshot)
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
@@ -135,6 +141,8 @@ def check_snapshot(
         connection_facts=connection_facts(snapshot),
         tools_truncated=snapshot.is_unknown("tools"),
         host_ids=list(host_ids) if host_ids else None,
+        host_versions=host_versions,
+        as_of=as_of,
     )
     ui_resources = {
         uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}

@@ -161,7 +161,7 @@ CASES: dict[str, Case] = {
         "cursor-vscode@1.2.0",
         "tools/list",
         {"tools": _tools("meta.index", "components.coverage-plan")},
-        {"tools": _tools("meta_index", "components_coverage_plan")},
+        {"tools": _tools("meta_index", "components_coverage-plan")},
     ),
     "cursor.truncate-tool-names": Case(
         "cursor-vscode@1.6.14",

@@ -200,10 +200,25 @@ def test_a_clean_scan_works_on_widget_hosts_and_claude_code_still_falls_back_to_
     }
 
 
-def test_an_app_only_widget_is_degraded_not_blocked_on_claude_code() -> None:
-    report = evaluate_all_hosts([mcp_tool(visibility=["app"])], CATALOG, host_ids="claude-code").reports[0]
+def test_an_app_only_widget_is_info_where_the_host_hides_app_only_tools() -> None:
+    # Claude Code renders no MCP Apps but hides app-only tools (catalog fact appOnlyToolsHidden): nothing breaks
+    report = evaluate_all_hosts([mcp_tool(visibility=["app"])], CATALOG, host_ids="claude-code", widget_usage={})
+    (finding,) = report.reports[0].findings
+    assert finding.rule_id == "APPS-RENDER-001"
+    assert finding.severity is Severity.INFO
+    assert "hides app-only tools" in finding.detail
+    assert "model cannot call" not in finding.detail
+    assert "visibility ['app']" in (finding.remediation or "")
+    assert report.reports[0].verdict is Verdict.WORKS
+
+
+def test_an_app_only_widget_is_degraded_not_blocked_where_the_host_may_list_it_to_the_model() -> None:
+    report = evaluate_all_hosts([mcp_tool(visibility=["app"])], CATALOG, host_ids="zed", widget_usage={}).reports[0]
     assert report.verdict is Verdict.DEGRADED
-    assert ids(report) == {"APPS-RENDER-001"}
+    (finding,) = [finding for finding in report.findings if finding.rule_id == "APPS-RENDER-001"]
+    assert finding.severity is Severity.DEGRADED
+    assert "lists them to the model" in finding.detail
+    assert "Keep _meta.ui.visibility ['app']" in (finding.remediation or "")
 
 
 def test_an_app_and_model_visibility_is_not_app_only() -> None:
@@ -323,11 +338,13 @@ def test_partial_support_is_degraded_and_carries_the_facts_note() -> None:
     assert "only in fullscreen" in report.findings[0].detail
 
 
-def test_partial_rendering_is_degraded_with_its_own_rule() -> None:
+def test_partial_rendering_without_a_trigger_is_info_with_its_own_rule() -> None:
+    # "limited support" names nothing this server's data can fire: information, never a degraded verdict
     profile = host("h", {"ui.formats.mcp-apps": fact("partial", note="limited support")})
     report = one([mcp_tool()], profile, widget_usage={})
-    assert report.verdict is Verdict.DEGRADED
+    assert report.verdict is Verdict.WORKS
     assert ids(report) == {"APPS-RENDER-004"}
+    assert report.findings[0].severity is Severity.INFO
     assert "limited support" in report.findings[0].detail
 
 

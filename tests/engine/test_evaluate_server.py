@@ -145,16 +145,25 @@ def test_without_a_surface_evaluate_host_compat_checks_names_but_not_schemas() -
 WITH_OUTPUT = plain_tool("typed", outputSchema={"type": "object"})
 
 
-def test_an_output_schema_on_a_host_that_validates_strictly_is_degraded_with_the_note() -> None:
+def test_an_output_schema_on_a_host_that_validates_strictly_degrades_only_when_a_result_lacks_structured() -> None:
     profile = host(
         "n8n",
         {"server.features.outputSchema": fact("partial", note="strict TS SDK validation")},
         quirk_rules=("n8n.drop-output-schema",),
     )
-    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile), "SERVER-OUTPUT-001")
+    missing = {"typed": {"content": [{"type": "text", "text": "hi"}]}}
+    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile, call_results=missing), "SERVER-OUTPUT-001")
     assert (finding.severity, finding.tools) == (Severity.DEGRADED, ("typed",))
+    assert finding.evidence[0].source == "call:typed"
     assert "strict TS SDK validation" in finding.detail
     assert "n8n.drop-output-schema" in str(finding.remediation)
+    # not called: information that says how to decide it
+    (undecided,) = found(server([WITH_OUTPUT, plain_tool()], profile), "SERVER-OUTPUT-001")
+    assert (undecided.severity, undecided.tools) == (Severity.INFO, ("typed",))
+    assert "--call TOOL=JSON" in undecided.detail
+    # a result with conforming structuredContent: provably not affected
+    good = {"typed": {"content": [{"type": "text", "text": "{}"}], "structuredContent": {}}}
+    assert found(server([WITH_OUTPUT], profile, call_results=good), "SERVER-OUTPUT-001") == []
 
 
 def test_a_construct_a_host_rejects_only_in_some_setups_is_info_with_the_condition() -> None:
@@ -187,12 +196,19 @@ def test_an_output_schema_on_a_host_that_supports_it_is_fine() -> None:
     assert server([WITH_OUTPUT], host("h", {"server.features.outputSchema": "supported"})).findings == ()
 
 
-def test_structured_content_from_a_schema_or_a_captured_result_is_degraded_where_mishandled() -> None:
+def test_structured_content_degrades_only_where_content_carries_more_than_structured() -> None:
     profile = host("cc", {"server.features.structuredContent": "partial"})
-    results = {"p": {"content": [], "structuredContent": {"a": 1}}}
-    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile, call_results=results), "SERVER-OUTPUT-002")
-    assert finding.tools == ("typed", "p")
-    assert [item.source for item in finding.evidence[:2]] == ["tools/list:typed", "call:p"]
+    same = {
+        "typed": {"content": [{"type": "text", "text": '{"a": 1}'}], "structuredContent": {"a": 1}},
+        "p": {"content": [], "structuredContent": {"a": 1}},
+    }
+    assert found(server([WITH_OUTPUT, plain_tool()], profile, call_results=same), "SERVER-OUTPUT-002") == []
+    more = {"p": {"content": [{"type": "text", "text": "3 open tasks"}], "structuredContent": {"a": 1}}}
+    (finding,) = found(server([WITH_OUTPUT, plain_tool()], profile, call_results=more), "SERVER-OUTPUT-002")
+    assert (finding.severity, finding.tools) == (Severity.DEGRADED, ("p",))
+    assert finding.evidence[0].source == "call:p"
+    (undecided,) = found(server([WITH_OUTPUT, plain_tool()], profile), "SERVER-OUTPUT-002")
+    assert (undecided.severity, undecided.tools) == (Severity.INFO, ("typed",))
     assert server([WITH_OUTPUT], host("h", {"server.features.structuredContent": "supported"})).findings == ()
 
 

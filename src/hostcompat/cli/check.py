@@ -8,15 +8,19 @@ Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, 
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from hostcompat.engine.catalog_model import Catalog
 
 FORMATS = ("text", "json", "markdown", "sarif")
 
@@ -34,6 +38,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report here instead of standard output")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
+    parser.add_argument(
+        "--host-version",
+        action="append",
+        default=[],
+        metavar="ID=VERSION",
+        help="judge this version of a host instead of its current one (facts hold for the versions their sources show)",
+    )
     parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
 
 
@@ -46,6 +57,8 @@ def _run(args: argparse.Namespace) -> int:
     planned = plan_targets(args)
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
+    host_versions = _host_versions(args.host_version, catalog)
+    as_of = datetime.date.today().isoformat()
     as_host = as_host_profile(args, catalog)
     if as_host is not None and not host_ids:
         host_ids = [as_host.id]  # the server met as this host: judge it for this host
@@ -55,10 +68,32 @@ def _run(args: argparse.Namespace) -> int:
     entries = []
     for item in planned:
         snapshot = read_snapshot(item.snapshot) if item.snapshot is not None else snapshots[id(item)]
-        entries.append(check_snapshot(snapshot, catalog, host_ids=host_ids or None, target=_target_info(item)))
+        entries.append(
+            check_snapshot(
+                snapshot,
+                catalog,
+                host_ids=host_ids or None,
+                target=_target_info(item),
+                host_versions=host_versions,
+                as_of=as_of,
+            )
+        )
     document = report_document(entries)
     _write(document, args)
     return exit_code(document, args.fail_on)
+
+
+def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:
+    """`--host-version ID=VERSION` pairs as host id → version; a malformed pair or unknown host is a usage error."""
+    from hostcompat.engine.catalog_schema import HOST_VERSION
+
+    versions: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, version = pair.partition("=")
+        if not sep or not HOST_VERSION.match(version.strip()):
+            raise InvalidInput(f"--host-version {pair!r}: expected ID=VERSION, such as claude-code=2.0.20", value=pair)
+        versions[catalog.get(name.strip()).id] = version.strip()
+    return versions
 
 
 def _target_info(item: Planned) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from hostcompat.engine.catalog_schema import (
     PROVENANCES,
     QUIRK_KEYS,
     SCHEMA_VERSION,
+    TRIGGERS,
     ValueSpec,
 )
 
@@ -127,7 +128,20 @@ def _fact(raw: object, spec: ValueSpec) -> Fact:
         source=_text(fact, "source"),
         date=_text(fact, "date"),
         note=_optional(fact, "note"),
+        **_conditions(fact),
     )
+
+
+def _conditions(raw: Mapping[str, Any]) -> dict[str, Any]:
+    trigger, info_only = raw.get("trigger"), raw.get("infoOnly", False)
+    if (trigger is not None and trigger not in TRIGGERS) or not isinstance(info_only, bool):
+        raise _Unexpected
+    return {
+        "trigger": trigger,
+        "info_only": info_only,
+        "since": _optional(raw, "since"),
+        "fixed_in": _optional(raw, "fixedIn"),
+    }
 
 
 def _fits(spec: ValueSpec, value: object) -> bool:
@@ -166,6 +180,8 @@ def _quirks(raw: object) -> tuple[QuirkRef, ...]:
                 date=_text(quirk, "date"),
                 note=_optional(quirk, "note"),
                 rule=_optional(quirk, "rule"),
+                covers=_optional(quirk, "covers"),
+                **_conditions(quirk),
             )
         )
     return tuple(quirks)

@@ -27,6 +27,14 @@ class Fact:
     source: str
     date: str
     note: str | None = None
+    trigger: str | None = None
+    """The server data that makes the fact bite (an id of `catalog_schema.TRIGGERS`); None: it always holds."""
+    info_only: bool = False
+    """Nothing the engine can read from a server decides whether the fact bites: it is reported, never degrades."""
+    since: str | None = None
+    """The first host version the fact holds for, when the source gives one."""
+    fixed_in: str | None = None
+    """The first host version where it no longer holds, when the source gives one."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the fact (lists for tuples)."""
@@ -38,6 +46,7 @@ class Fact:
         }
         if self.note is not None:
             out["note"] = self.note
+        out.update(condition_dict(self.trigger, self.info_only, self.since, self.fixed_in))
         return out
 
 
@@ -53,10 +62,18 @@ class QuirkRef:
     date: str
     note: str | None = None
     rule: str | None = None
+    trigger: str | None = None
+    """The server data that makes the quirk bite (an id of `catalog_schema.TRIGGERS`)."""
+    info_only: bool = False
+    """Nothing the engine can read from a server decides it: listed with the host, never a verdict."""
+    since: str | None = None
+    fixed_in: str | None = None
+    covers: str | None = None
+    """The path of the host fact the engine evaluates this quirk through (so it is not reported twice)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the quirk reference."""
-        out = {
+        out: dict[str, Any] = {
             "id": self.id,
             "text": self.text,
             "provenance": self.provenance,
@@ -67,7 +84,24 @@ class QuirkRef:
             out["note"] = self.note
         if self.rule is not None:
             out["rule"] = self.rule
+        out.update(condition_dict(self.trigger, self.info_only, self.since, self.fixed_in))
+        if self.covers is not None:
+            out["covers"] = self.covers
         return out
+
+
+def condition_dict(trigger: str | None, info_only: bool, since: str | None, fixed_in: str | None) -> dict[str, Any]:
+    """The JSON keys of a fact's or quirk's conditions that are set."""
+    out: dict[str, Any] = {}
+    if trigger is not None:
+        out["trigger"] = trigger
+    if info_only:
+        out["infoOnly"] = True
+    if since is not None:
+        out["since"] = since
+    if fixed_in is not None:
+        out["fixedIn"] = fixed_in
+    return out
 
 
 @dataclass(frozen=True)
@@ -194,5 +228,6 @@ __all__ = [
     "FactValue",
     "HostProfile",
     "QuirkRef",
+    "condition_dict",
     "hosts_with_alias",
 ]

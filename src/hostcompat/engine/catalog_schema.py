@@ -191,10 +191,33 @@ HEADER_KEYS: Final = ("schemaVersion", "date", "description")
 """The keys of the `catalog` header object."""
 HOST_KEYS: Final = ("id", "displayName", "kind", "aliases", "description", *FACT_TREE, "quirks")
 """The keys of a host object: its identity, the fact groups of `FACT_TREE`, and its quirks."""
-FACT_KEYS: Final = ("value", "provenance", "source", "date", "note")
+CONDITION_KEYS: Final = ("trigger", "infoOnly", "since", "fixedIn")
+"""The optional keys that say when a fact or quirk bites: the server data that fires it (`trigger`, an id of
+`TRIGGERS`), or that nothing the engine can read decides it (`infoOnly`), and the host versions it holds for."""
+FACT_KEYS: Final = ("value", "provenance", "source", "date", "note", *CONDITION_KEYS)
 """The keys of a fact object."""
-QUIRK_KEYS: Final = ("id", "text", "provenance", "source", "date", "note", "rule")
-"""The keys of a quirk object."""
+QUIRK_KEYS: Final = ("id", "text", "provenance", "source", "date", "note", "rule", *CONDITION_KEYS, "covers")
+"""The keys of a quirk object (`covers`: the path of the host fact through which the engine evaluates it)."""
+
+TRIGGERS: Final[Mapping[str, str]] = {
+    "result-structured-replaces-content": "a captured result has structuredContent and content that carries "
+    "something structuredContent does not (a non-text block, or text that is not in structuredContent)",
+    "result-missing-structured": "a captured non-error result of a tool with an outputSchema has no "
+    "structuredContent, or one that does not match the outputSchema's type and required properties",
+    "result-structured-on-error": "a captured isError result carries structuredContent",
+    "result-image-with-structured": "a captured result has an image block and structuredContent",
+    "result-annotation-priority-non-integer": "a content block of a captured result has annotations.priority "
+    "that is not an integer",
+    "result-nonspec-content-type": "a content block of a captured result has a type the MCP spec does not define",
+    "result-content-image": "a captured result has an image block",
+    "result-content-audio": "a captured result has an audio block",
+    "result-content-resource": "a captured result has an embedded resource block",
+    "result-content-resource-link": "a captured result has a resource_link block",
+    "tool-output-schema": "a tool declares an outputSchema",
+    "input-schema-closed": "a tool's inputSchema sets additionalProperties false at its top level, so an argument "
+    "the host adds is refused",
+}
+"""Every trigger a catalog fact or quirk may name: the server data that makes it bite, in words."""
 
 MAX_CATALOG_BYTES: Final = 4 * 1024 * 1024
 """The largest catalog file (in bytes) or text (in characters) that is read."""
@@ -209,6 +232,8 @@ MAX_LONG_TEXT: Final = 2000
 _DATE = re.compile(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
 _VERSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
 _CHARSET = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+HOST_VERSION: Final = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
+"""A host version as its vendor writes it (`2.0.21`, `0.150.0-alpha.8`, `26.803.61601`)."""
 
 
 def date_problem(value: object, *, full: bool = False) -> str | None:
@@ -334,6 +359,8 @@ def fail(message: str, value: object) -> NoReturn:
 __all__ = [
     "DISPLAY_MODES",
     "FACT_FIELDS",
+    "HOST_VERSION",
+    "CONDITION_KEYS",
     "FACT_KEYS",
     "FACT_TREE",
     "HEADER_KEYS",
@@ -352,6 +379,7 @@ __all__ = [
     "PLATFORMS",
     "PROVENANCES",
     "QUIRK_KEYS",
+    "TRIGGERS",
     "SANDBOX_PERMISSIONS",
     "SCHEMA_FEATURES",
     "SCHEMA_VERSION",

@@ -8,6 +8,7 @@ test suite holds the bundled file to every rule here.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import types
@@ -16,10 +17,12 @@ from typing import Any, NoReturn
 
 from hostcompat.engine.catalog_model import Catalog, CatalogHeader, Fact, HostProfile, QuirkRef, hosts_with_alias
 from hostcompat.engine.catalog_schema import (
+    FACT_FIELDS,
     FACT_KEYS,
     FACT_TREE,
     HEADER_KEYS,
     HOST_KEYS,
+    HOST_VERSION,
     KINDS,
     MAX_CATALOG_BYTES,
     MAX_HOSTS,
@@ -29,6 +32,7 @@ from hostcompat.engine.catalog_schema import (
     PROVENANCES,
     QUIRK_KEYS,
     SCHEMA_VERSION,
+    TRIGGERS,
     ValueSpec,
     date_problem,
     fail,
@@ -195,7 +199,29 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
         source=require_text(fact, "source", where, limit=500),
         date=require_date(fact, "date", where),
         note=require_text(fact, "note", where) if spec.note_required else optional_text(fact, "note", where),
+        **_conditions(fact, where),
     )
+
+
+def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The `trigger`, `infoOnly`, `since` and `fixedIn` of a fact or quirk, checked, as keyword arguments."""
+    trigger = raw.get("trigger")
+    if trigger is not None and trigger not in TRIGGERS:
+        close = ", ".join(difflib.get_close_matches(str(trigger), TRIGGERS, n=3))
+        hint = f"; did you mean {close}?" if close else f"; known triggers: {', '.join(TRIGGERS)}"
+        fail(f"{where}: trigger {show_value(trigger)} is not a trigger the engine evaluates{hint}", trigger)
+    info_only = raw.get("infoOnly", False)
+    if not isinstance(info_only, bool):
+        fail(f"{where}: infoOnly must be true or false", info_only)
+    if info_only and trigger is not None:
+        fail(f"{where}: a fact with a trigger is evaluated; it cannot also be infoOnly", trigger)
+    versions = {}
+    for key in ("since", "fixedIn"):
+        value = raw.get(key)
+        if value is not None and (not isinstance(value, str) or not HOST_VERSION.match(value)):
+            fail(f"{where}: {key} {show_value(value)} must be a host version such as 2.0.21", value)
+        versions[key] = value
+    return {"trigger": trigger, "info_only": info_only, "since": versions["since"], "fixed_in": versions["fixedIn"]}
 
 
 def _aliases(raw: object, where: str) -> tuple[str, ...]:
@@ -231,9 +257,19 @@ def _quirks(raw: object, where: str) -> tuple[QuirkRef, ...]:
                 date=require_date(quirk, "date", at),
                 note=optional_text(quirk, "note", at),
                 rule=_rule_id(quirk["rule"], at) if "rule" in quirk else None,
+                covers=_covered_path(quirk.get("covers"), at),
+                **_conditions(quirk, at),
             )
         )
     return tuple(quirks)
+
+
+def _covered_path(raw: object, where: str) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or raw not in FACT_FIELDS:
+        fail(f"{where}: covers {show_value(raw)} must be the path of a host fact", raw)
+    return raw
 
 
 def _rule_id(raw: object, where: str) -> str:

@@ -26,8 +26,9 @@ Where hostcompat deliberately differs from MCPJam, and why:
 9. A lane's provenance is the weakest provenance of the host facts it consulted (MCPJam uses one provenance per
    host), so each verdict is exactly as trustworthy as its least reliable source.
 10. An app-only widget tool on a host that renders none of its formats (APPS-RENDER-001) is `degraded`, not a
-    blocker: only its widget would ever call it, the widget is not there, and the server's model-facing tools still
-    answer in text. (A host without MCP Apps does not read `visibility` either, so the model can still call it.)
+    blocker, and only where the host may list it to the model: a host without MCP Apps does not read `visibility`,
+    so the model sees an internal tool as an ordinary one and gets its text result. Where the catalog says the host
+    hides app-only tools, it is `info`: only its widget would call it, and nothing else breaks.
 11. A malformed tool `_meta` breaks that one tool's widget, so on a host that renders widgets it is at most
     `degraded`, and on a host that renders none it is `info`: such a host never reads `_meta.ui`.
 """
@@ -39,7 +40,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from hostcompat.engine.catalog_model import Catalog, CatalogHeader, HostProfile
-from hostcompat.engine.catalog_schema import SCHEMA_VERSION
+from hostcompat.engine.catalog_schema import HOST_VERSION, SCHEMA_VERSION
 from hostcompat.engine.evaluate_apps import evaluate_apps_lane
 from hostcompat.engine.evaluate_model import (
     Evaluation,
@@ -82,13 +83,17 @@ def evaluate_all_hosts(
     host_ids: Iterable[str] | str | None = None,
     call_results: Mapping[str, Any] | None = None,
     tools_metadata: Mapping[str, Any] | None = None,
+    host_versions: Mapping[str, str] | None = None,
+    as_of: str | None = None,
 ) -> Evaluation:
     """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
 
     `tools` is the tools list of tools/list (None = not loaded); `widget_usage`, `connection_facts`,
     `tools_truncated` and `tools_metadata` are as in `derive_server_requirements`; `call_results` maps a tool name
-    to a captured tools/call result for the result checks. Reports come in catalog order, or in the order of
-    `host_ids` when given (each host once). Inputs are never changed; the same inputs give the same evaluation.
+    to a captured tools/call result for the result checks. `host_versions` maps a host id to the version to judge
+    (by default each host's current version); `as_of` is the date of the check (ISO), against which the age of old
+    sources is told. Reports come in catalog order, or in the order of `host_ids` when given (each host once).
+    Inputs are never changed; the same inputs give the same evaluation.
 
     Raises:
         InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
@@ -105,11 +110,16 @@ def evaluate_all_hosts(
     surface = describe_server_surface(tools, call_results=call_results)
     server = PreparedServer.of(requirements, surface)
     profiles = _select(_profiles(catalog_or_profiles), host_ids)
-    return Evaluation(requirements, tuple(_evaluate(server, profile) for profile in profiles), surface)
+    versions = _versions(host_versions, profiles)
+    reports = tuple(_evaluate(server, profile, versions.get(profile.id), as_of) for profile in profiles)
+    return Evaluation(requirements, reports, surface)
 
 
-def _evaluate(server: PreparedServer, profile: HostProfile) -> HostReport:
-    apps, server_lane = LaneBuilder(profile), LaneBuilder(profile)
+def _evaluate(
+    server: PreparedServer, profile: HostProfile, version: str | None = None, as_of: str | None = None
+) -> HostReport:
+    apps = LaneBuilder(profile, version=version, as_of=as_of)
+    server_lane = LaneBuilder(profile, version=version, as_of=as_of)
     evaluate_apps_lane(server, apps)
     evaluate_server_lane(server, server_lane)
     lanes = {Lane.APPS.value: apps.verdict(), Lane.SERVER.value: server_lane.verdict()}
@@ -124,6 +134,21 @@ def _evaluate(server: PreparedServer, profile: HostProfile) -> HostReport:
 
 
 _VERDICT_RANK: Final = {verdict: verdict.rank for verdict in Verdict}
+
+
+def _versions(host_versions: Mapping[str, str] | None, profiles: tuple[HostProfile, ...]) -> dict[str, str]:
+    """Host id → the version to judge, from names (ids or aliases) of evaluated hosts."""
+    if not host_versions:
+        return {}
+    if not isinstance(host_versions, Mapping):
+        raise InvalidInput("host_versions must map host names to versions", value=host_versions)
+    catalog = Catalog(header=_SELECTION_HEADER, hosts=profiles)
+    out: dict[str, str] = {}
+    for name, version in host_versions.items():
+        if not isinstance(version, str) or not HOST_VERSION.match(version):
+            raise InvalidInput(f"host version {version!r} for {name!r} must look like 2.0.21", value=version)
+        out[catalog.get(name).id] = version  # CatalogError for a name that is not an evaluated host
+    return out
 
 
 def _profile(profile: object) -> HostProfile:

@@ -8,7 +8,7 @@ and a tool the host cannot (or may not) render gets no capability findings there
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from hostcompat.engine.catalog_model import Fact
@@ -26,7 +26,7 @@ from hostcompat.engine.evaluate_model import (
     weakest_fact,
 )
 from hostcompat.engine.finding_rules import finding_for
-from hostcompat.engine.findings import Evidence, cut_snippet
+from hostcompat.engine.findings import Evidence, Severity, cut_snippet
 from hostcompat.engine.tool_meta import Bridge, ToolInspection
 
 _RANK: Final = {"unsupported": 0, "unknown": 1, "partial": 2, "supported": 3}
@@ -42,6 +42,7 @@ _BRIDGE_NAMES: Final = {
     Bridge.OPENAI_SDK: "OpenAI Apps SDK",
     Bridge.DUAL: "MCP Apps or OpenAI Apps SDK",
 }
+APP_ONLY_HIDDEN_FACT: Final = "server.features.appOnlyToolsHidden"
 _RENDER_RULES: Final = ("APPS-RENDER-001", "APPS-RENDER-002", "APPS-RENDER-003", "APPS-RENDER-004")
 
 
@@ -131,8 +132,7 @@ def _bridge_support(lane: LaneBuilder, bridge: Bridge) -> tuple[str, tuple[tuple
 _RenderPart = tuple[Bridge, tuple[tuple[str, Fact | None], ...]]
 
 _RENDER_TEXT: Final = (
-    "App-only widget tools cannot be used on {host}: it does not render their format and the model cannot call "
-    "app-only tools. {parts}.",
+    "{host} does not render these app-only widget tools' format, so no widget there calls them: {parts}.",
     "{host} does not render these widgets and shows only the tools' text content: {parts}.",
     "The catalog does not say whether {host} renders these widgets: {parts}.",
     "{host} renders these widgets only partly: {parts}.",
@@ -148,11 +148,13 @@ def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart],
             lane.unknown_because(f"whether {host.display_name} renders {_BRIDGE_NAMES[bridge]} widgets")
     evidence = (*selected.evidence, *(fact_evidence(host, path, found) for path, found in facts.items()))
     steps = dict.fromkeys(step for bridge, _ in parts for step in _render_remediation(lane, bridge, order))
+    severity, qualifier = _render_severity(lane, order, facts.values())
     lane.findings.append(
         finding_for(
             _RENDER_RULES[order],
+            severity=severity,
             detail=cut_text(
-                _RENDER_TEXT[order].format(host=host.display_name, parts=selected.text) + note_suffix(fact)
+                _RENDER_TEXT[order].format(host=host.display_name, parts=selected.text) + qualifier + note_suffix(fact)
             ),
             remediation=cut_text(" ".join(steps)) if steps else None,
             tools=selected.tools,
@@ -160,6 +162,26 @@ def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart],
             **fact_fields(fact),
         )
     )
+
+
+def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]) -> tuple[Severity | None, str]:
+    """Partial rendering (APPS-RENDER-004) says what is missing only in its note, which no data of this server can
+    fire: it is information unless a fact has a trigger. App-only tools (APPS-RENDER-001) harm only where the host
+    lists them to the model, i.e. does not hide app-only tools."""
+    if order == 3 and not any(fact is not None and fact.trigger and not fact.info_only for fact in facts):
+        return Severity.INFO, " What the partial support leaves out decides it: check the widget on this host."
+    if order == 0:
+        host = lane.host.display_name
+        hidden = lane.fact(APP_ONLY_HIDDEN_FACT)
+        if hidden is not None and hidden.value == "supported":
+            return Severity.INFO, f" {host} hides app-only tools from the model, so they go unused and nothing breaks."
+        if hidden is None:
+            return None, (
+                f" The catalog does not say whether {host} hides app-only tools; a host without MCP Apps does not "
+                "read visibility, so it likely lists them to the model as ordinary tools, with only their text result."
+            )
+        return None, f" {host} lists app-only tools to the model as ordinary tools, which answer with text only."
+    return None, ""
 
 
 def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[str]:
@@ -171,8 +193,10 @@ def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[s
     steps: list[str] = []
     if order == 0:
         steps.append(
-            "Let the model call these tools too (_meta.ui.visibility ['model', 'app']) and give them a useful text "
-            "result, so hosts without widgets can still use them."
+            "Keep _meta.ui.visibility ['app']: hosts that render MCP Apps hide these tools from the model. Hosts "
+            "without widgets do not read visibility and may list them to the model, so give each a description and "
+            "a text result that make sense if a model calls it, or leave app-only tools out of tools/list for "
+            "sessions that did not negotiate io.modelcontextprotocol/ui."
         )
     if bridge is Bridge.MCP_APPS and _renders(facts.get(OPENAI_FORMAT)):
         steps.append("Declare an OpenAI Apps SDK template (openai/outputTemplate) alongside the MCP Apps one.")

@@ -178,6 +178,10 @@ class LaneBuilder:
     """One lane of one host while it is evaluated: findings, consulted facts and unknown reasons (private state)."""
 
     host: HostProfile
+    version: str | None = None
+    """The host version judged (`--host-version`); None: its current version."""
+    as_of: str | None = None
+    """The date of the check (ISO), against which the age of a fact's source is told; None: not told."""
     findings: list[Finding] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)

@@ -1,31 +1,31 @@
 """How one host handles what the server's tools return: output schemas, structured content and content types.
 
-A server-lane check beyond MCPJam, from the catalog's `server.features.*` levels: a `partial` or `unsupported`
-level for something the server uses (an `outputSchema` on a tool, `structuredContent` or a content block type in
-a captured result) is a finding carrying the fact's note; a missing fact gives nothing.
+A server-lane check beyond MCPJam, from the catalog's `server.features.*` levels and the host's quirks: a `partial` or
+`unsupported` level, or a quirk with a trigger, weighs on a server only as far as its own schemas and captured
+results fire the fact's trigger (`evaluate_conditions`); a missing fact gives nothing.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Final
 
 from hostcompat.engine.catalog_model import Fact
+from hostcompat.engine.evaluate_conditions import Judgement, judge
 from hostcompat.engine.evaluate_model import (
     MAX_EVIDENCE,
     LaneBuilder,
     PreparedServer,
-    ToolSet,
     cut_text,
     fact_evidence,
     fact_fields,
     linked_client_rules,
+    name_list,
     note_suffix,
     with_client_rules,
 )
 from hostcompat.engine.finding_rules import finding_for
-from hostcompat.engine.findings import Evidence, Severity, cut_snippet
+from hostcompat.engine.findings import Evidence, Provenance, Severity, cut_snippet, parse_enum
 
 OUTPUT_SCHEMA_FACT: Final = "server.features.outputSchema"
 STRUCTURED_CONTENT_FACT: Final = "server.features.structuredContent"
@@ -48,44 +48,28 @@ CONTENT_FIXES: Final = {
 
 _MISHANDLED: Final = frozenset({"partial", "unsupported"})
 
+CONTENT_TRIGGERS: Final = {
+    "resource_link": "result-content-resource-link",
+    "resource": "result-content-resource",
+    "image": "result-content-image",
+    "audio": "result-content-audio",
+}
+"""Content type → the trigger a content-type fact has when it names none: the type in a captured result."""
+
 
 def evaluate_result_handling(server: PreparedServer, lane: LaneBuilder) -> None:
-    """Add the output-schema, structured-content and content-type findings of `lane.host` to `lane`."""
+    """Add the output-schema, structured-content and content-type findings of `lane.host` to `lane`.
+
+    Each is a conditional host fact: it degrades only where this server's captured results (or schemas) fire its
+    trigger, and is information where they do not decide it (see `hostcompat.engine.evaluate_conditions`).
+    """
     surface = server.surface
     if surface.output_schema_tools:
-        _output_schema(lane, server.memoized("results.output-schema", lambda: _declared(server)))
+        _output_schema(server, lane)
     if surface.output_schema_tools or surface.structured_result_tools:
-        _structured_content(lane, server.memoized("results.structured", lambda: _structured(server)))
-    for kind, tools in surface.result_content.items():
-        path = CONTENT_FACTS.get(kind)
-        if path is not None:
-            carrying = server.memoized(("results.content", kind), functools.partial(_carrying, kind, tools))
-            _content_type(lane, kind, path, carrying)
-
-
-def _declared(server: PreparedServer) -> ToolSet:
-    tools = server.surface.output_schema_tools
-    evidence = (Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema") for tool in tools[:MAX_EVIDENCE])
-    return ToolSet.of(tools, evidence)
-
-
-def _structured(server: PreparedServer) -> ToolSet:
-    declared = frozenset(server.surface.output_schema_tools)
-    tools = tuple(dict.fromkeys((*server.surface.output_schema_tools, *server.surface.structured_result_tools)))
-    evidence = (
-        Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema")
-        if tool in declared
-        else Evidence(f"call:{cut_snippet(tool)}", detail="structuredContent")
-        for tool in tools[:MAX_EVIDENCE]
-    )
-    return ToolSet.of(tools, evidence)
-
-
-def _carrying(kind: str, tools: Sequence[str]) -> ToolSet:
-    evidence = (
-        Evidence(f"call:{cut_snippet(tool)}", detail=f"content[].type = {kind}") for tool in tools[:MAX_EVIDENCE]
-    )
-    return ToolSet.of(tools, evidence)
+        _structured_content(server, lane)
+    for kind, path in CONTENT_FACTS.items():
+        _content_type(server, lane, kind, path)
 
 
 def _mishandled(lane: LaneBuilder, path: str) -> Fact | None:
@@ -93,30 +77,48 @@ def _mishandled(lane: LaneBuilder, path: str) -> Fact | None:
     return fact if fact is not None and fact.value in _MISHANDLED else None
 
 
-def _output_schema(lane: LaneBuilder, declared: ToolSet) -> None:
+def _output_schema(server: PreparedServer, lane: LaneBuilder) -> None:
     fact = _mishandled(lane, OUTPUT_SCHEMA_FACT)
     if fact is None:
         return
+    judged = judge(
+        server,
+        lane,
+        fact,
+        trigger="result-missing-structured",
+        severity=Severity.DEGRADED,
+        uses=server.surface.output_schema_tools,
+    )
+    if judged.severity is None:
+        return
     host = lane.host.display_name
-    if fact.value == "unsupported":
-        what, severity = f"{host} ignores outputSchema: results must carry their data in content too.", Severity.INFO
-    else:
-        what, severity = f"{host} handles outputSchema only partly.", None
+    what = f"{host} ignores outputSchema" if fact.value == "unsupported" else f"{host} handles outputSchema only partly"
     lane.findings.append(
         finding_for(
             "SERVER-OUTPUT-001",
-            severity=severity,
-            detail=cut_text(f"Tool(s) {declared.text} declare an outputSchema; {what}{note_suffix(fact)}"),
+            severity=judged.severity,
+            detail=cut_text(f"Tool(s) {name_list(judged.tools)}: {what}.{judged.qualifier}{note_suffix(fact)}"),
             remediation=with_client_rules(
-                "Always return structuredContent that validates against the outputSchema, or drop the outputSchema "
-                "for this host.",
+                "Return structuredContent that validates against the outputSchema in every non-error result, or "
+                "drop the outputSchema for this host.",
                 linked_client_rules(lane.host, ("drop-output-schema",)),
             ),
-            tools=declared.tools,
-            evidence=(*declared.evidence, fact_evidence(lane.host, OUTPUT_SCHEMA_FACT, fact)),
+            tools=judged.tools,
+            evidence=(
+                *_cited(judged, server.surface.output_schema_tools),
+                fact_evidence(lane.host, OUTPUT_SCHEMA_FACT, fact),
+            ),
             **fact_fields(fact),
         )
     )
+
+
+def _cited(judged: Judgement, declared: Sequence[str]) -> tuple[Evidence, ...]:
+    """The evidence a judgement cites: the data that fired it, else the declarations of the tools it names."""
+    if judged.evidence:
+        return judged.evidence
+    tools = [tool for tool in judged.tools if tool in declared] or list(judged.tools)
+    return tuple(Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema") for tool in tools[:MAX_EVIDENCE])
 
 
 def _structured_content_fix(lane: LaneBuilder) -> str:
@@ -131,46 +133,114 @@ def _structured_content_fix(lane: LaneBuilder) -> str:
     return with_client_rules(fix, with_images, only_when="when a result also holds an image")
 
 
-def _structured_content(lane: LaneBuilder, structured: ToolSet) -> None:
+def _structured_content(server: PreparedServer, lane: LaneBuilder) -> None:
     fact = _mishandled(lane, STRUCTURED_CONTENT_FACT)
     if fact is None:
+        return
+    uses = tuple(dict.fromkeys((*server.surface.output_schema_tools, *server.surface.structured_result_tools)))
+    judged = judge(
+        server, lane, fact, trigger="result-structured-replaces-content", severity=Severity.DEGRADED, uses=uses
+    )
+    if judged.severity is None:
         return
     how = "does not handle" if fact.value == "unsupported" else "handles only partly"
     lane.findings.append(
         finding_for(
             "SERVER-OUTPUT-002",
+            severity=judged.severity,
             detail=cut_text(
-                f"Tool(s) {structured.text} return structuredContent, which {lane.host.display_name} {how}."
-                f"{note_suffix(fact)}"
+                f"Tool(s) {name_list(judged.tools)} return structuredContent, which {lane.host.display_name} {how}."
+                f"{judged.qualifier}{note_suffix(fact)}"
             ),
             remediation=_structured_content_fix(lane),
-            tools=structured.tools,
-            evidence=(*structured.evidence, fact_evidence(lane.host, STRUCTURED_CONTENT_FACT, fact)),
+            tools=judged.tools,
+            evidence=(
+                *_cited(judged, server.surface.output_schema_tools),
+                fact_evidence(lane.host, STRUCTURED_CONTENT_FACT, fact),
+            ),
             **fact_fields(fact),
         )
     )
 
 
-def _content_type(lane: LaneBuilder, kind: str, path: str, carrying: ToolSet) -> None:
+def _content_type(server: PreparedServer, lane: LaneBuilder, kind: str, path: str) -> None:
+    if not server.surface.results:
+        return  # nothing captured: no content type is known (TOOL-CONTENT-002 says what was not captured)
     fact = _mishandled(lane, path)
     if fact is None:
         return
+    judged = judge(
+        server,
+        lane,
+        fact,
+        trigger=CONTENT_TRIGGERS[kind],
+        severity=Severity.DEGRADED,
+        uses=server.surface.result_content.get(kind, ()),
+    )
+    if judged.severity is None:
+        return
     fix, rewrites = CONTENT_FIXES[kind]
     how = "does not handle" if fact.value == "unsupported" else "handles only partly"
+    evidence = judged.evidence or tuple(
+        Evidence(f"call:{cut_snippet(tool)}", detail=f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
+    )
     lane.findings.append(
         finding_for(
             "SERVER-CONTENT-001",
             title=f"Host mishandles {kind} content",
+            severity=judged.severity,
             detail=cut_text(
-                f"The captured result of tool(s) {carrying.text} has {kind} content, which "
-                f"{lane.host.display_name} {how}.{note_suffix(fact)}"
+                f"The captured result of tool(s) {name_list(judged.tools)} has {kind} content, which "
+                f"{lane.host.display_name} {how}.{judged.qualifier}{note_suffix(fact)}"
             ),
             remediation=with_client_rules(fix, linked_client_rules(lane.host, rewrites)),
-            tools=carrying.tools,
-            evidence=(*carrying.evidence, fact_evidence(lane.host, path, fact)),
+            tools=judged.tools,
+            evidence=(*evidence, fact_evidence(lane.host, path, fact)),
             **fact_fields(fact),
         )
     )
+
+
+def provenance_of_label(label: str) -> Provenance:
+    """A quirk's provenance label as a `Provenance`."""
+    return parse_enum(Provenance, label)
+
+
+def evaluate_quirks(server: PreparedServer, lane: LaneBuilder) -> None:
+    """Add a SERVER-QUIRK-001 finding for each host quirk whose trigger this server's data fires.
+
+    Quirks that `cover` a host fact are evaluated through that fact; `infoOnly` quirks and quirks without a
+    trigger are listed with the host, not judged.
+    """
+    for quirk in lane.host.quirks:
+        if quirk.trigger is None or quirk.covers is not None or quirk.info_only:
+            continue
+        judged = judge(server, lane, quirk, trigger=None, severity=Severity.DEGRADED)
+        if judged.severity is None or judged.outcome is None:
+            continue
+        fix = (
+            f"Put the hostcompat proxy or middleware in front of the server for this host: its rule {quirk.rule} "
+            "rewrites this."
+            if quirk.rule
+            else f"Change what these tools return so that this no longer holds: {judged.outcome.condition}."
+        )
+        lane.findings.append(
+            finding_for(
+                "SERVER-QUIRK-001",
+                title=cut_text(f"Known {lane.host.display_name} bug: {quirk.text}"),
+                severity=judged.severity,
+                detail=cut_text(f"Tool(s) {name_list(judged.tools)}: {quirk.text}{judged.qualifier}"),
+                remediation=cut_text(fix),
+                tools=judged.tools,
+                evidence=(
+                    *judged.evidence,
+                    Evidence(f"catalog:{lane.host.id}", detail=f"quirks.{quirk.id}", snippet=cut_snippet(quirk.text)),
+                ),
+                provenance=provenance_of_label(quirk.provenance),
+                fact_source=cut_text(quirk.source),
+                fact_date=quirk.date,
+            )
+        )
 
 
 __all__ = [
@@ -178,5 +248,7 @@ __all__ = [
     "CONTENT_FIXES",
     "OUTPUT_SCHEMA_FACT",
     "STRUCTURED_CONTENT_FACT",
+    "CONTENT_TRIGGERS",
+    "evaluate_quirks",
     "evaluate_result_handling",
 ]

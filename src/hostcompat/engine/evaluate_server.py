@@ -26,7 +26,7 @@ from hostcompat.engine.evaluate_model import (
     note_suffix,
     with_client_rules,
 )
-from hostcompat.engine.evaluate_results import evaluate_result_handling
+from hostcompat.engine.evaluate_results import evaluate_quirks, evaluate_result_handling
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Finding, Severity, cut_snippet
 
@@ -74,6 +74,7 @@ def evaluate_server_lane(server: PreparedServer, lane: LaneBuilder) -> None:
     _name_charset(server, lane)
     _schemas(server, lane)
     evaluate_result_handling(server, lane)
+    evaluate_quirks(server, lane)
     if not server.tools_complete and any(path in lane.host.facts for path in TOOL_LIMIT_FACTS):
         lane.unknown_because("tool list incomplete: only the tools seen were checked against this host's limits")
 

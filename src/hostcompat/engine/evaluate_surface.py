@@ -23,6 +23,7 @@ MAX_RESULT_BLOCKS: Final = 1_000
 
 _NO_USES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingProxyType({})
 _NO_TOOLS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
+_NO_RESULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class ServerSurface:
     `inputSchema` uses it, in tool-list order; `output_schema_tools` are the tools declaring an `outputSchema`;
     `structured_result_tools` the tools whose captured result carries `structuredContent`; `result_content`
     maps a content type of `RESULT_CONTENT_TYPES` to the tools whose captured result has such a block.
-    `results_captured` is False when no tool results were given.
+    `results_captured` is False when no tool results were given. `results` holds the captured tools/call
+    results themselves (raw wire JSON, by tool), `output_schemas` each declared `outputSchema` (raw wire JSON), and
+    `closed_input_tools` the tools whose `inputSchema` sets `additionalProperties: false` at its top level.
     """
 
     tool_names: tuple[str, ...] = ()
@@ -42,6 +45,9 @@ class ServerSurface:
     structured_result_tools: tuple[str, ...] = ()
     result_content: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NO_TOOLS, hash=False)
     results_captured: bool = False
+    results: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_RESULTS, hash=False)
+    output_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_RESULTS, hash=False)
+    closed_input_tools: tuple[str, ...] = ()
 
     @classmethod
     def from_names(cls, tool_names: Sequence[str]) -> ServerSurface:
@@ -60,6 +66,8 @@ class ServerSurface:
             "structuredResultTools": list(self.structured_result_tools),
             "resultContent": {kind: list(tools) for kind, tools in self.result_content.items()},
             "resultsCaptured": self.results_captured,
+            "capturedTools": list(self.results),
+            "closedInputTools": list(self.closed_input_tools),
         }
 
 
@@ -86,7 +94,8 @@ def describe_server_surface(
     names: list[str] = []
     seen: set[str] = set()
     uses: dict[str, list[tuple[str, str]]] = {}
-    output_tools: list[str] = []
+    output_schemas: dict[str, Mapping[str, Any]] = {}
+    closed: list[str] = []
     for tool in (tools or ())[:MAX_TOOLS]:
         name = tool.get("name") if isinstance(tool, Mapping) else None
         if not isinstance(name, str) or not name or name in seen:
@@ -96,16 +105,24 @@ def describe_server_surface(
         assert isinstance(tool, Mapping)
         for feature, path in schema_constructs(tool.get("inputSchema")).items():
             uses.setdefault(feature, []).append((name, path))
-        if isinstance(tool.get("outputSchema"), Mapping):
-            output_tools.append(name)
+        output_schema = tool.get("outputSchema")
+        if isinstance(output_schema, Mapping):
+            output_schemas[name] = output_schema
+        input_schema = tool.get("inputSchema")
+        if isinstance(input_schema, Mapping) and input_schema.get("additionalProperties") is False:
+            closed.append(name)
     structured, content = _result_facts(names, call_results)
+    results = {name: result for name in names if isinstance(result := (call_results or {}).get(name), Mapping)}
     return ServerSurface(
         tool_names=tuple(names),
         schema_uses=MappingProxyType({feature: tuple(found) for feature, found in uses.items()}),
-        output_schema_tools=tuple(output_tools),
+        output_schema_tools=tuple(output_schemas),
         structured_result_tools=structured,
         result_content=content,
         results_captured=call_results is not None,
+        results=MappingProxyType(results),
+        output_schemas=MappingProxyType(output_schemas),
+        closed_input_tools=tuple(closed),
     )
 
 

@@ -28,9 +28,10 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "App-only widget tool cannot render on this host",
         "degraded",
         "apps",
-        "A widget tool whose visibility is exactly ['app'] uses a bridge the host does not render: only its widget "
-        "would call it, and there is no widget there (MCPJam code app_only_unrenderable, which MCPJam makes a "
-        "blocker; the server's model-facing tools still work, so hostcompat says degraded).",
+        "A widget tool whose visibility is exactly ['app'] uses a bridge the host does not render: no widget there "
+        "calls it, and a host that does not hide app-only tools lists it to the model as an ordinary tool "
+        "(MCPJam code app_only_unrenderable, which MCPJam makes a blocker; the server's model-facing tools still "
+        "work, so hostcompat says degraded, and info where the host hides app-only tools).",
         _MCPJAM,
     ),
     (
@@ -172,6 +173,15 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "A captured result carries a content block (resource_link, embedded resource, image, audio) the host "
         "ignores, shows as a placeholder, or fails the whole call on.",
         "openai/codex #41280; anthropics/claude-code #53453; aaif-goose/goose #3346",
+    ),
+    (
+        "SERVER-QUIRK-001",
+        "Known host bug fired by this server's results",
+        "degraded",
+        "server",
+        "A host quirk with a trigger (catalog quirks[].trigger) fires on this server's own data: a captured result "
+        "or a schema shows the construct the host breaks on.",
+        "hostcompat catalog quirks (each finding names its quirk's source)",
     ),
     # --- the tool list --------------------------------------------------------------------------------------------
     (
