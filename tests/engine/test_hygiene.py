@@ -260,6 +260,11 @@ CASES = [
     ),
     Case("RES-HTML-001", lambda s: with_html(s, " \n "), nothing),
     Case(
+        "RES-BRIDGE-001",
+        lambda s: with_html(s, HTML + "<script>send({method: 'ui/openLink'})</script>"),
+        lambda s: with_html(s, HTML + "<script>send({method: 'ui/open-link'})</script>"),
+    ),
+    Case(
         "RES-SIZE-001",
         lambda s: with_html(s, HTML + "a" * (MAX_HTML_BYTES - len(HTML) + 1)),
         lambda s: with_html(s, HTML + "a" * (MAX_HTML_BYTES - len(HTML))),
@@ -533,3 +538,22 @@ def test_any_text_or_blob_as_the_html_gives_findings(html: str, as_blob: bool) -
         item(server)["text"] = html
     found = run(server)
     assert all(finding.rule_id.startswith("RES-") for finding in found)
+
+
+def test_a_widget_that_sends_a_bridge_method_no_spec_defines_is_told_no_host_answers_it() -> None:
+    page = (
+        "<!DOCTYPE html><html><script>"
+        'parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/updateModelContext", params: {}}, "*");'
+        'parent.postMessage({jsonrpc: "2.0", method: "ui/size-change", params: {}}, "*");'
+        'parent.postMessage({jsonrpc: "2.0", id: 2, method: "ui/open-link", params: {url: "https://a"}}, "*");'
+        "</script></html>"
+    )
+    tools = [{"name": "t", "inputSchema": {"type": "object"}, "_meta": {"ui": {"resourceUri": "ui://w/a.html"}}}]
+    reads = {"ui://w/a.html": {"contents": [{"uri": "ui://w/a.html", "mimeType": RESOURCE_MIME_TYPE, "text": page}]}}
+    found = [f for f in check_server_hygiene(tools, [], reads) if f.rule_id == "RES-BRIDGE-001"]
+    assert [f.detail.partition(": ")[2] for f in found] == [
+        "the widget sends 'ui/updateModelContext', which no MCP Apps spec defines: no host will answer it.",
+        "the widget sends 'ui/size-change', an early-draft name hosts no longer answer "
+        "(now 'ui/notifications/size-changed').",
+    ]
+    assert "Did you mean 'ui/update-model-context'?" in (found[0].remediation or "")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import difflib
 import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from hostcompat.apps.bridge.methods import LEGACY_METHOD_RENAMES, METHODS
 from hostcompat.apps.constants import (
     LEGACY_RESOURCE_MIME_TYPE,
     MAX_HTML_BYTES,
@@ -283,6 +285,42 @@ class _Check:
             detail = f"no <!DOCTYPE html> or <html> element in its first {HTML_SNIFF_CHARS} characters."
             evidence = Evidence(source, offset=0, line=1, snippet=html[:80])
             self.add("RES-HTML-001", detail, _FIX_HTML, evidence)
+        self.bridge_method_rules(html, source)
+
+    def bridge_method_rules(self, html: str, source: str) -> None:
+        """RES-BRIDGE-001: the widget sends a `ui/…` method no spec defines (or an early-draft name): no host
+        answers it, so whatever the widget waits for never comes."""
+        seen: set[str] = set()
+        for match in _SENT_UI_METHOD.finditer(html):
+            group = 1 if match.group(1) is not None else 2
+            method = match.group(group)
+            if method in KNOWN_UI_METHODS or method in seen or len(seen) >= _MAX_BRIDGE_NAMES:
+                continue
+            seen.add(method)
+            renamed = LEGACY_METHOD_RENAMES.get(method)
+            if renamed is not None:
+                detail = f"the widget sends {method!r}, an early-draft name hosts no longer answer (now {renamed!r})."
+                fix = f"Send {renamed!r}, or use the MCP Apps SDK's App methods, which use the spec's names."
+            else:
+                close = difflib.get_close_matches(method, sorted(KNOWN_UI_METHODS), n=1, cutoff=0.5)
+                detail = f"the widget sends {method!r}, which no MCP Apps spec defines: no host will answer it."
+                hint = f"Did you mean {close[0]!r}? " if close else ""
+                fix = f"{hint}Use the spec's method names, or the MCP Apps SDK's App methods."
+            line = html.count("\n", 0, match.start()) + 1
+            snippet = html[match.start() : match.end()][:80]
+            self.add(
+                "RES-BRIDGE-001", detail, fix, Evidence(source, offset=match.start(group), line=line, snippet=snippet)
+            )
+
+
+_SENT_UI_METHOD = re.compile(
+    r"""["']?\bmethod["']?\s*:\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
+    r"""|\b(?:request|notify|send(?:Request|Notification)?)\(\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
+)
+"""A `ui/…` method the widget sends: a JSON-RPC `method:` value, or the first argument of a send helper."""
+KNOWN_UI_METHODS: Final = frozenset(spec.name for spec in METHODS)
+"""Every method the MCP Apps bridge defines (both directions)."""
+_MAX_BRIDGE_NAMES: Final = 20
 
 
 @functools.cache

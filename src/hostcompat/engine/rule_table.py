@@ -406,6 +406,15 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         f"{_SPEC}; {_VALIDATOR}",
     ),
     (
+        "RES-BRIDGE-001",
+        "Widget sends a bridge method no spec defines",
+        "degraded",
+        "apps",
+        "The widget's code sends a ui/… JSON-RPC method that the MCP Apps spec does not define (a camelCase "
+        "ui/updateModelContext, or an early-draft name): no host answers it.",
+        f"{_SPEC}",
+    ),
+    (
         "RES-SIZE-001",
         "UI resource over the 1 MiB HTML budget",
         "info",
