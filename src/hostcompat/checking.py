@@ -67,6 +67,7 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
         return "resources/read returned no contents"
     from hostcompat.engine.scan import scan_widget_content  # the scanner loads only for servers with widgets
     from hostcompat.engine.scan_meta import scan_widget_meta
+    from hostcompat.engine.widget_needs import attributed_needs
 
     names: list[str] = []
     try:
@@ -76,7 +77,10 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
         return f"its content could not be scanned ({error})"
     if not scan.code_analysed:
         return "its code is loaded from elsewhere and was not analysed"
-    uses = [(f.need, f.kind == "guarded-call") for f in (*scan.findings, *meta_scan.findings) if f.counts]
+    uses = [
+        *attributed_needs(scan),
+        *((f.need, f.kind == "guarded-call") for f in meta_scan.findings if f.counts),
+    ]
     names.extend(meta_scan.permission_names)
     return uses, tuple(dict.fromkeys(names))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from hostcompat.engine._browser import scan_permission_apis
 from hostcompat.engine._guards import is_guarded
@@ -93,6 +94,25 @@ class JsScan:
     hits_capped: bool
 
 
+ADAPTER_TARGET_TEXT: Final = {
+    "mcp-apps": "to MCP Apps JSON-RPC",
+    "apps-sdk": "to window.openai",
+    "unknown": "target not recognised",
+}
+"""What an mcp-ui host adapter turns the page's actions into, as the `how` of its `RawSdk`."""
+
+
+def adapter_target(body: str) -> str:
+    """Whether an mcp-ui adapter's class body speaks MCP Apps JSON-RPC, the OpenAI Apps SDK, or neither seen.
+
+    @mcp-ui/server's MCP Apps adapter builds `{jsonrpc: "2.0", …}` messages; its Apps SDK adapter calls
+    `window.openai` and sends no JSON-RPC (the MCP Apps adapter also reads `window.openai`, so JSON-RPC decides).
+    """
+    if "jsonrpc" in body:
+        return "mcp-apps"
+    return "apps-sdk" if "openai" in body else "unknown"
+
+
 def scan_js(source: str, start: int, end: int) -> JsScan:
     """Scan `source[start:end]` as JavaScript; every offset in the result is absolute in `source`."""
     view = CodeView(source, start, end)
@@ -104,8 +124,9 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
     regions = merge_regions(wrappers, adapters)
     for region in regions:
         if region in adapters:
-            detail = "mcp-ui host adapter dispatching " + ", ".join(region.methods)
-            sdks.append(RawSdk("mcp-ui-adapter", "bundled", detail, region.start))
+            target = adapter_target(source[region.start : region.end])
+            detail = f"mcp-ui host adapter ({ADAPTER_TARGET_TEXT[target]}) dispatching " + ", ".join(region.methods)
+            sdks.append(RawSdk("mcp-ui-adapter", target, detail, region.start))
         elif region.ext_apps:
             detail = "App class defining " + ", ".join(region.methods)
             sdks.append(RawSdk("ext-apps", "bundled", detail, region.start))

@@ -216,6 +216,8 @@ TRIGGERS: Final[Mapping[str, str]] = {
     "tool-output-schema": "a tool declares an outputSchema",
     "input-schema-closed": "a tool's inputSchema sets additionalProperties false at its top level, so an argument "
     "the host adds is refused",
+    "widget-mcp-ui-actions": "a widget posts legacy mcp-ui actions ({type, payload}) that no adapter in the page "
+    "translates",
 }
 """Every trigger a catalog fact or quirk may name: the server data that makes it bite, in words."""
 

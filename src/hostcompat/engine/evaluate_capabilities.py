@@ -46,6 +46,7 @@ EXTRA_NEEDS: Final = (
 NEED_FACTS: Final = {
     **{need: f"ui.mcpApps.features.{need}" for need in (*WIDGET_NEEDS, *EXTRA_NEEDS)},
     "openaiApps": OPENAI_FORMAT,
+    "mcpUiActions": LEGACY_FORMAT,
 }
 """Widget need → the host fact that says whether the host offers it. Needs without an entry are not evaluated."""
 
@@ -71,6 +72,7 @@ NEED_LABELS: Final = {
     "sampling": "Sampling from the widget",
     "requestTeardown": "Closing the widget (request-teardown)",
     "openaiApps": "The OpenAI Apps SDK runtime (window.openai)",
+    "mcpUiActions": "Legacy mcp-ui actions with no adapter in the page (postMessage {type, payload})",
 }
 PERMISSION_LABELS: Final = {
     "camera": "Camera",
@@ -79,7 +81,7 @@ PERMISSION_LABELS: Final = {
     "clipboardWrite": "Clipboard",
 }
 
-_ALWAYS_EVALUATED: Final = frozenset(WIDGET_NEEDS)
+_ALWAYS_EVALUATED: Final = frozenset((*WIDGET_NEEDS, "mcpUiActions"))
 _INFO_NEEDS: Final = frozenset({"logging"})
 
 
@@ -211,6 +213,11 @@ def _permission_findings(
 
 
 def _capability_fix(need: str, level: str) -> str:
+    if need == "mcpUiActions":
+        return (
+            "Inject a host adapter into the page (@mcp-ui/server createUIResource adapters: mcpApps, appsSdk) so its "
+            "actions become MCP Apps requests or window.openai calls, or use the ext-apps App API."
+        )
     if need == "openaiApps":
         return "Use the MCP Apps bridge (ext-apps App) instead of window.openai, or feature-detect window.openai."
     verb = "lacks" if level == "unsupported" else "only partly supports"

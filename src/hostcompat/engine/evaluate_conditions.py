@@ -66,7 +66,8 @@ def judge(
             else ""
         )
         return Judgement(Severity.INFO if tools else None, tools, (), why + qualifier)
-    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface))
+    usage = server.requirements.widget_usage
+    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface, usage))
     state = outcome.state
     if state is TriggerState.ABSENT:
         return Judgement(None, outcome=outcome)

@@ -59,10 +59,12 @@ ALL_NEEDS: Final = (
     "sampling",
     "requestTeardown",
     "openaiApps",
+    "mcpUiActions",
     "cspResourceDomains",
     "cspConnectDomains",
 )
-"""Every need id, in report order."""
+"""Every need id, in report order (`mcpUiActions`: legacy mcp-ui actions that no adapter in the page translates,
+which only a host rendering legacy mcp-ui resources answers)."""
 
 APP_METHOD_NEEDS: Final[dict[str, str]] = {
     "callServerTool": "serverTools",

@@ -102,8 +102,9 @@ class DomainUse:
 
 @dataclass(frozen=True)
 class SdkDetection:
-    """A bridge SDK seen in the widget: `name` is "ext-apps", "openai-apps-sdk" or "mcp-ui";
-    `how` is "bundled", "imported" or "runtime"; `version` only when a fingerprint pins one."""
+    """A bridge SDK seen in the widget: `name` is "ext-apps", "openai-apps-sdk", "mcp-ui", "mcp-ui-adapter" or
+    "bridge-wrapper"; `how` is "bundled", "imported" or "runtime", and for an mcp-ui adapter what it translates the
+    page's actions to ("mcp-apps", "apps-sdk" or "unknown"); `version` only when a fingerprint pins one."""
 
     name: str
     how: str

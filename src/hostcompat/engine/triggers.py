@@ -17,6 +17,7 @@ from typing import Any, Final
 from hostcompat.engine.catalog_schema import TRIGGERS
 from hostcompat.engine.evaluate_surface import MAX_RESULT_BLOCKS, ServerSurface
 from hostcompat.engine.findings import Evidence, cut_snippet
+from hostcompat.engine.server_facts import WidgetUsage
 
 SPEC_CONTENT_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
 """The content block types the MCP spec defines for a tool result."""
@@ -62,12 +63,15 @@ _Check = Callable[[str, Mapping[str, Any], ServerSurface], "str | None"]
 """(tool, its captured result, surface) → the evidence detail when the result fires the trigger, else None."""
 
 
-def evaluate_trigger(trigger: str, surface: ServerSurface) -> TriggerOutcome:
-    """Evaluate `trigger` (an id of `TRIGGERS`) on the server's surface. Pure; never raises for any JSON data.
+def evaluate_trigger(trigger: str, surface: ServerSurface, usage: WidgetUsage | None = None) -> TriggerOutcome:
+    """Evaluate `trigger` (an id of `TRIGGERS`) on the server's surface and widget usage. Pure; never raises.
 
     Result triggers look at captured results only; a tool that could fire the trigger (one declaring an
-    outputSchema, for the structured-content triggers) but was not called is undecided.
+    outputSchema, for the structured-content triggers) but was not called is undecided. Widget triggers read the
+    scanned widget usage; widgets that were not analysed (`usage` None) leave every widget tool undecided.
     """
+    if trigger == "widget-mcp-ui-actions":
+        return _widget_actions(trigger, surface, usage)
     if trigger == "tool-output-schema":
         tools = surface.output_schema_tools
         return _outcome(trigger, tools, (_declared(tool, "outputSchema") for tool in tools), ())
@@ -87,6 +91,14 @@ def evaluate_trigger(trigger: str, surface: ServerSurface) -> TriggerOutcome:
                 evidence.append(Evidence(f"call:{cut_snippet(tool)}", detail=cut_snippet(detail)))
     undecided = tuple(tool for tool in could_fire(surface) if tool not in surface.results)
     return _outcome(trigger, fired, evidence, undecided)
+
+
+def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | None) -> TriggerOutcome:
+    if usage is None:
+        return TriggerOutcome(trigger)
+    tools = usage.tools_for("mcpUiActions")
+    evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail="legacy mcp-ui actions, no adapter") for tool in tools)
+    return _outcome(trigger, tools, evidence, ())
 
 
 def _outcome(trigger: str, fired: Sequence[str], evidence: Any, undecided: Sequence[str]) -> TriggerOutcome:
@@ -232,7 +244,9 @@ _RESULT_CHECKS: Final[Mapping[str, tuple[_Check, Callable[[ServerSurface], tuple
 }
 """Each result trigger: its check of one captured result, and the tools that could fire it if called."""
 
-EVALUATED_TRIGGERS: Final = frozenset({*_RESULT_CHECKS, "tool-output-schema", "input-schema-closed"})
+EVALUATED_TRIGGERS: Final = frozenset(
+    {*_RESULT_CHECKS, "tool-output-schema", "input-schema-closed", "widget-mcp-ui-actions"}
+)
 """Every trigger `evaluate_trigger` evaluates (the test suite holds it equal to `TRIGGERS`)."""
 
 __all__ = [
