@@ -16,3 +16,17 @@ def test_the_readme_examples_run() -> None:
     for number, block in enumerate(BLOCK.findall(README.read_text("utf-8")), start=1):
         code = compile(block, f"README.md python block {number}", "exec")
         exec(code, namespace)
+
+
+JSON_BLOCK = re.compile(r"^```json\n(.*?)^```", re.DOTALL | re.MULTILINE)
+
+
+def test_the_readme_catalog_override_example_loads_and_takes_effect(tmp_path: Path) -> None:
+    from hostcompat.engine.catalog import load_catalog
+
+    (example,) = [block for block in JSON_BLOCK.findall(README.read_text("utf-8")) if '"catalog"' in block]
+    path = tmp_path / "hosts.json"
+    path.write_text(example, "utf-8")
+    fact = load_catalog(overrides=[str(path)]).get("codex").fact("server.features.structuredContent")
+    assert fact is not None
+    assert (fact.trigger, fact.since) == ("result-structured-replaces-content", "0.151.0")
