@@ -22,7 +22,7 @@ from hostcompat.probe.snapshot import Snapshot
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog
 
-FORMATS = ("text", "json", "markdown", "sarif")
+FORMATS = ("text", "json", "markdown", "sarif", "html")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -186,6 +186,10 @@ def render(document: dict[str, Any], fmt: str) -> str:
         from hostcompat.report.markdown import render_markdown
 
         return render_markdown(document)
+    if fmt == "html":
+        from hostcompat.report.html import render_html
+
+        return render_html(document)
     from hostcompat.report.text import render_text
 
     return render_text(document)

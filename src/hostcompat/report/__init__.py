@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hostcompat.report.document import verdict_rank as verdict_rank
     from hostcompat.report.grouping import FindingGroup as FindingGroup
     from hostcompat.report.grouping import group_findings as group_findings
+    from hostcompat.report.html import render_html as render_html
     from hostcompat.report.json_text import json_text as json_text
     from hostcompat.report.markdown import escape_markdown as escape_markdown
     from hostcompat.report.markdown import render_markdown as render_markdown
@@ -49,6 +50,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "exit_code": ("hostcompat.report.document", "exit_code"),
     "group_findings": ("hostcompat.report.grouping", "group_findings"),
     "json_text": ("hostcompat.report.json_text", "json_text"),
+    "render_html": ("hostcompat.report.html", "render_html"),
     "render_markdown": ("hostcompat.report.markdown", "render_markdown"),
     "render_rich": ("hostcompat.report.text", "render_rich"),
     "render_sarif": ("hostcompat.report.sarif", "render_sarif"),
@@ -93,6 +95,7 @@ __all__ = [
     "exit_code",
     "group_findings",
     "json_text",
+    "render_html",
     "render_markdown",
     "render_rich",
     "render_sarif",

@@ -1,0 +1,250 @@
+"""A report as one self-contained HTML file: a servers-by-hosts matrix of verdicts, then each finding and its evidence.
+
+Everything in the document came from a server and is untrusted: every string is escaped (control characters removed),
+anchors use our own indices, never a server's names, and a Content-Security-Policy admits no script but the page's
+own (by hash), no network request and no form. The file works offline and can be attached to a pull request.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from hostcompat.report.document import VERDICTS
+from hostcompat.report.grouping import group_findings
+
+_SEVERITIES: Final = ("blocker", "degraded", "info")
+
+_STYLE: Final = """
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#59636e;--line:#d1d9e0;--card:#f6f8fa;
+--works:#1a7f37;--degraded:#9a6700;--blocked:#cf222e;--unknown:#59636e;--info:#0969da}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--card:#151b23;
+--works:#3fb950;--degraded:#d29922;--blocked:#f85149;--unknown:#9198a1;--info:#4493f8}}
+*{box-sizing:border-box}body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);
+color:var(--fg)}header,main{max-width:1200px;margin:0 auto;padding:16px 24px}h1{font-size:22px;margin:0 0 4px}
+h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
+.muted{color:var(--muted)}.filters{display:flex;gap:16px;flex-wrap:wrap;align-items:center;margin-top:12px}
+.filters label{display:inline-flex;gap:4px;align-items:center}
+.matrix{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
+table{border-collapse:collapse;width:100%}th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;
+vertical-align:top}thead th{position:sticky;top:0;background:var(--card);font-weight:600;white-space:nowrap}
+.matrix th.host{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:500;padding:8px 4px}
+.chip{display:inline-block;min-width:1.6em;padding:1px 6px;border-radius:10px;font-size:12px;font-weight:600;
+text-align:center;text-decoration:none;color:#fff;background:var(--unknown)}
+.chip.works{background:var(--works)}.chip.degraded{background:var(--degraded)}.chip.blocked{background:var(--blocked)}
+.chip.info{background:var(--info)}.chip.blocker{background:var(--blocked)}
+a.chip:focus{outline:2px solid var(--fg);outline-offset:1px}
+details.host{border:1px solid var(--line);border-radius:6px;margin:6px 0;background:var(--card)}
+details.host>summary{cursor:pointer;padding:8px 12px}details.host[open]>summary{border-bottom:1px solid var(--line)}
+.finding{padding:8px 12px;border-top:1px solid var(--line)}.finding:first-of-type{border-top:0}
+.finding h4{margin:0;font-size:14px}.finding p{margin:4px 0}.finding dl{display:grid;grid-template-columns:max-content
+1fr;gap:2px 12px;margin:6px 0}.finding dt{color:var(--muted)}.finding dd{margin:0;overflow-wrap:anywhere}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
+tbody th{white-space:nowrap;font-weight:500}.hidden{display:none}.events li{color:var(--degraded)}
+"""
+
+_SCRIPT: Final = """
+(function(){
+  var boxes=document.querySelectorAll('input[data-verdict]');
+  var lane=document.getElementById('lane');
+  function apply(){
+    var show={};boxes.forEach(function(b){show[b.dataset.verdict]=b.checked;});
+    document.querySelectorAll('[data-verdict-of]').forEach(function(el){
+      el.classList.toggle('hidden',!show[el.dataset.verdictOf]);});
+    document.querySelectorAll('.finding[data-lane]').forEach(function(el){
+      el.classList.toggle('hidden',lane.value!=='all'&&el.dataset.lane!==lane.value);});
+  }
+  boxes.forEach(function(b){b.addEventListener('change',apply);});
+  lane.addEventListener('change',apply);
+  document.querySelectorAll('a.chip[href^="#"]').forEach(function(a){
+    a.addEventListener('click',function(){var d=document.getElementById(a.getAttribute('href').slice(1));
+      if(d){d.open=true;}});});
+  apply();
+})();
+"""
+
+
+def _script_hash() -> str:
+    digest = hashlib.sha256(_SCRIPT.encode("utf-8")).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+CSP: Final = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    f"script-src '{_script_hash()}'; img-src data:; base-uri 'none'; form-action 'none'"
+)
+"""The report's policy: its own script (by hash) and inline styles, nothing else: no network, no injected code."""
+
+
+def _text(value: object) -> str:
+    """`value` as escaped HTML text, control and bidi-override characters dropped."""
+    cleaned = "".join(ch for ch in str(value) if ch.isprintable() or ch in "\n\t")
+    return html.escape(cleaned, quote=True)
+
+
+def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report") -> str:
+    """The whole report as one HTML document (UTF-8 text)."""
+    servers = list(document.get("servers") or ())
+    hosts = _host_columns(servers)
+    tool = document.get("tool") or {}
+    parts = [
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(CSP)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_text(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<header><h1>{_text(title)}</h1>",
+        f'<p class="muted">{len(servers)} server(s) &times; {len(hosts)} host(s) &middot; '
+        f"{_text(tool.get('name', 'hostcompat'))} {_text(tool.get('version', ''))} &middot; "
+        f"{_text(document.get('schema', ''))}</p>",
+        _filters(),
+        "</header><main>",
+        _matrix(servers, hosts),
+    ]
+    for index, server in enumerate(servers):
+        parts.append(_server_section(index, server, hosts))
+    parts.append(f"</main><script>{_SCRIPT}</script></body></html>\n")
+    return "".join(parts)
+
+
+def _host_columns(servers: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(host id, label) of every host any server was judged on, in first-seen order."""
+    seen: dict[str, str] = {}
+    for server in servers:
+        for host in server.get("hosts") or ():
+            host_id = str(host.get("hostId"))
+            seen.setdefault(host_id, str(host.get("hostLabel") or host_id))
+    return list(seen.items())
+
+
+def _filters() -> str:
+    boxes = "".join(
+        f'<label><input type="checkbox" data-verdict="{verdict}" checked> '
+        f'<span class="chip {verdict}">{verdict}</span></label>'
+        for verdict in reversed(VERDICTS)
+    )
+    lanes = (
+        '<option value="all">all lanes</option><option value="apps">apps</option><option value="server">server</option>'
+    )
+    return (
+        f'<div class="filters" role="group" aria-label="filters"><span>Show hosts:</span>{boxes}'
+        f'<label>Findings: <select id="lane">{lanes}</select></label></div>'
+    )
+
+
+def _server_name(server: Mapping[str, Any]) -> str:
+    info = server.get("server") or {}
+    target = server.get("target") or {}
+    return str(info.get("name") or target.get("display") or "server")
+
+
+def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str]]) -> str:
+    head = "".join(f'<th class="host" scope="col">{_text(label)}</th>' for _, label in hosts)
+    rows = []
+    for index, server in enumerate(servers):
+        verdicts = {str(host.get("hostId")): host for host in server.get("hosts") or ()}
+        cells = []
+        for column, (host_id, label) in enumerate(hosts):
+            host = verdicts.get(host_id)
+            if host is None:
+                cells.append('<td class="muted">&ndash;</td>')
+                continue
+            verdict = _verdict(host)
+            cells.append(
+                f'<td><a class="chip {verdict}" href="#s{index}-h{column}" data-verdict-of="{verdict}" '
+                f'title="{_text(label)}: {verdict}">{verdict[0].upper()}</a></td>'
+            )
+        name = f'<a href="#s{index}">{_text(_server_name(server))}</a>'
+        rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
+    return (
+        f'<section class="matrix" aria-label="verdict matrix"><table><thead><tr><th scope="col">server</th>{head}'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
+def _verdict(host: Mapping[str, Any]) -> str:
+    verdict = str(host.get("verdict"))
+    return verdict if verdict in VERDICTS else "unknown"
+
+
+def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple[str, str]]) -> str:
+    info = server.get("server") or {}
+    target = server.get("target") or {}
+    columns = {host_id: column for column, (host_id, _) in enumerate(hosts)}
+    summary = server.get("summary") or {}
+    counts = " &middot; ".join(f'<span class="chip {v}">{int(summary.get(v, 0) or 0)}</span> {v}' for v in VERDICTS)
+    parts = [
+        f'<section id="s{index}"><h2>{_text(_server_name(server))}'
+        f"{' ' + _text(info['version']) if info.get('version') else ''}</h2>",
+        f'<p class="muted"><code>{_text(target.get("display", ""))}</code></p><p>{counts}</p>',
+    ]
+    events = server.get("events") or ()
+    if events:
+        items = "".join(
+            f"<li><code>{_text(event.get('code', ''))}</code> {_text(event.get('message', ''))}</li>"
+            for event in events
+        )
+        parts.append(f'<ul class="events">{items}</ul>')
+    for host in server.get("hosts") or ():
+        column = columns.get(str(host.get("hostId")), 0)
+        parts.append(_host_block(index, column, host))
+    hygiene = server.get("hygiene") or ()
+    if hygiene:
+        parts.append('<h3>Server hygiene</h3><div class="host">')
+        parts.extend(_finding(finding) for finding in hygiene)
+        parts.append("</div>")
+    groups = group_findings(server.get("hosts") or ())
+    parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
+    return "".join(parts)
+
+
+def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
+    verdict = _verdict(host)
+    findings = host.get("findings") or ()
+    lanes = host.get("lanes") or {}
+    reasons = [reason for lane in lanes.values() if isinstance(lane, Mapping) for reason in lane.get("unknown") or ()]
+    why = "".join(f"<p class='muted'>unknown: {_text(reason)}</p>" for reason in reasons)
+    body = "".join(_finding(finding) for finding in findings) or "<p class='finding muted'>No findings.</p>"
+    return (
+        f'<details class="host" id="s{index}-h{column}" data-verdict-of="{verdict}"><summary>'
+        f'<span class="chip {verdict}">{verdict}</span> {_text(host.get("hostLabel") or host.get("hostId"))} '
+        f'<span class="muted">&middot; {len(findings)} finding(s)</span></summary>{why}{body}</details>'
+    )
+
+
+def _finding(finding: Mapping[str, Any]) -> str:
+    severity = str(finding.get("severity"))
+    severity = severity if severity in _SEVERITIES else "info"
+    rows: list[tuple[str, str]] = []
+    tools = finding.get("tools") or ()
+    if tools:
+        rows.append(("tools", ", ".join(f"<code>{_text(tool)}</code>" for tool in tools)))
+    if finding.get("remediation"):
+        rows.append(("fix", _text(finding["remediation"])))
+    for item in (finding.get("evidence") or ())[:20]:
+        if not isinstance(item, Mapping):
+            continue
+        where = f"<code>{_text(item.get('source', ''))}</code>"
+        line = f" line {int(item['line'])}" if isinstance(item.get("line"), int) else ""
+        detail = f" {_text(item['detail'])}" if item.get("detail") else ""
+        snippet = f" <code>{_text(item['snippet'])}</code>" if item.get("snippet") else ""
+        rows.append(("evidence", f"{where}{line}{detail}{snippet}"))
+    if finding.get("factSource"):
+        rows.append(
+            (
+                "host fact",
+                f"{_text(finding.get('provenance') or 'unknown')}, {_text(finding['factSource'])}"
+                f" ({_text(finding.get('factDate') or 'undated')})",
+            )
+        )
+    table = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+    return (
+        f'<article class="finding" data-lane="{_text(finding.get("lane", "server"))}">'
+        f'<h4><span class="chip {severity}">{severity}</span> <code>{_text(finding.get("ruleId", ""))}</code> '
+        f"{_text(finding.get('title', ''))}</h4><p>{_text(finding.get('detail', ''))}</p><dl>{table}</dl></article>"
+    )
+
+
+__all__ = ["CSP", "render_html"]

@@ -1,0 +1,84 @@
+"""The one-file HTML report: every finding the JSON has, and nothing a server sent ever becomes markup or script."""
+
+from __future__ import annotations
+
+import html.parser
+from typing import Any
+
+from hostcompat.report import render_html, report_document, server_entry
+from hostcompat.report.html import CSP
+
+EVIL = '<script>alert(1)</script><img src=x onerror=alert(2)>"\x1b]0;pwned\x07\u202e'
+
+
+def _hostile_document() -> dict[str, Any]:
+    finding = {
+        "ruleId": "SERVER-NAME-002",
+        "lane": "server",
+        "severity": "degraded",
+        "title": EVIL,
+        "detail": EVIL,
+        "remediation": "javascript:alert(3)",
+        "tools": [EVIL],
+        "evidence": [{"source": f"tools/list:{EVIL}", "detail": EVIL, "snippet": EVIL, "line": 3}],
+        "provenance": "observed",
+        "factSource": EVIL,
+        "factDate": "2026-01",
+    }
+    host = {
+        "hostId": "cursor",
+        "hostLabel": EVIL,
+        "verdict": "degraded",
+        "lanes": {"apps": {"verdict": "works", "unknown": [EVIL]}, "server": {"verdict": "degraded", "unknown": []}},
+        "findings": [finding],
+    }
+    entry = server_entry(
+        target={"display": EVIL},
+        server={"name": EVIL, "version": EVIL},
+        hosts=[host],
+        hygiene=[finding],
+        events=[{"code": EVIL, "message": EVIL}],
+    )
+    return report_document([entry])
+
+
+class _Markup(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes.extend(attrs)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_nothing_a_server_sent_becomes_a_tag_an_attribute_or_a_script() -> None:
+    page = render_html(_hostile_document())
+    markup = _Markup()
+    markup.feed(page)
+    assert markup.tags.count("script") == 1  # the page's own
+    assert "img" not in markup.tags
+    assert not [name for name, _ in markup.attributes if name.startswith("on")]
+    assert not [value for name, value in markup.attributes if name == "href" and not (value or "").startswith("#")]
+    text = "".join(markup.text)
+    assert "<script>alert(1)</script>" in text  # shown as text, escaped in the file
+    assert "\x1b" not in page and "\u202e" not in page and "\x07" not in page
+
+
+def test_the_policy_admits_only_the_pages_own_script_and_no_network() -> None:
+    page = render_html(_hostile_document())
+    assert f'content="{CSP.replace(chr(39), "&#x27;")}"' in page
+    assert "default-src 'none'" in CSP and "script-src 'sha256-" in CSP and "'unsafe-inline'" not in CSP.split(";")[2]
+    assert "http://" not in page and "https://" not in page
+
+
+def test_every_finding_of_every_host_is_in_the_page() -> None:
+    document = _hostile_document()
+    page = render_html(document)
+    assert page.count('class="finding"') == 2  # the host's finding and the hygiene finding
+    assert 'id="s0-h0"' in page and 'href="#s0-h0"' in page
