@@ -10,6 +10,7 @@ stderr, say).
 
 from __future__ import annotations
 
+import json as json_text
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -343,6 +344,8 @@ class Redactor:
 
     values: tuple[str, ...] = ()
     _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _in_json: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    """The values as they appear in JSON text too (a quote or backslash escaped), to skip data that holds none."""
 
     def __post_init__(self) -> None:
         kept = sorted(
@@ -352,6 +355,8 @@ class Redactor:
         object.__setattr__(self, "values", tuple(kept))
         if kept:
             object.__setattr__(self, "_pattern", re.compile("|".join(map(re.escape, kept))))
+            escaped = {json_text.dumps(value, ensure_ascii=False)[1:-1] for value in kept}
+            object.__setattr__(self, "_in_json", re.compile("|".join(map(re.escape, sorted({*kept, *escaped})))))
 
     @classmethod
     def of(cls, *groups: Iterable[str]) -> Redactor:
@@ -396,11 +401,40 @@ class Redactor:
 
     def json(self, value: Any, *, urls: bool = True) -> Any:
         """`value` (plain JSON data) with its strings, keys included, redacted (`urls`: as `text` does, else as
-        `known` does). Copy-on-write: what holds no secret is returned as the same object. Any depth."""
-        redact = self.text if urls else self.known
-        if not urls and self._pattern is None:
+        `known` does). Copy-on-write: what holds no secret is returned as the same object. Any depth.
+
+        With `urls` false (the listings of a snapshot: megabytes), each item of a top-level list is first serialised
+        and searched at C speed, and only the rare item holding a known value is walked string by string.
+        """
+        if urls:
+            return _walk(value, self.text)
+        if self._pattern is None:
             return value
-        return _walk(value, redact)
+        if not isinstance(value, list | tuple):
+            return self._known_item(value)
+        items = list(value)
+        for start in range(0, len(items), _CHUNK):
+            if self._holds_known(items[start : start + _CHUNK]):
+                items[start : start + _CHUNK] = map(self._known_item, items[start : start + _CHUNK])
+        if all(new is old for new, old in zip(items, value, strict=True)):
+            return value
+        return tuple(items) if isinstance(value, tuple) else items
+
+    def _holds_known(self, value: Any) -> bool:
+        """Whether `value` may hold a known value (True when it cannot be serialised to tell)."""
+        assert self._in_json is not None
+        try:
+            return self._in_json.search(_ENCODER.encode(value)) is not None
+        except (TypeError, ValueError, RecursionError):  # not plain JSON data, or too deep for the encoder
+            return True
+
+    def _known_item(self, value: Any) -> Any:
+        return _walk(value, self.known) if self._holds_known(value) else value
+
+
+_ENCODER: Final = json_text.JSONEncoder(ensure_ascii=False)
+_CHUNK: Final = 256
+"""Items of a listing serialised together to look for known values: few calls, and bounded memory."""
 
 
 class _Frame:

@@ -152,3 +152,13 @@ def test_a_snapshot_written_before_these_rules_is_redacted_when_checked(tmp_path
         assert code == 0, err
         assert_no_secret(out + err)
         assert "--verbose" in out or fmt != "json"  # the other formats name the snapshot file
+
+
+def test_a_config_file_server_is_reported_without_its_env_and_argument_secrets(tmp_path: Path) -> None:
+    config = tmp_path / ".mcp.json"
+    server = {"command": COMMAND[0], "args": [*COMMAND[1:], "error", *ARGS], "env": {"SERVICE_TOKEN": SERVICE_TOKEN}}
+    config.write_text(json.dumps({"mcpServers": {"leaky": {**server, "cwd": str(REPO)}}}), encoding="utf-8")
+    code, out, err = run("check", "--config", str(config), "--format", "markdown", "--fail-on", "never")
+    assert code == 0, err
+    assert_no_secret(out + err)
+    assert "refused key \\<redacted\\> \\(token \\<redacted\\>\\)" in out  # Markdown-escaped
