@@ -28,89 +28,25 @@ to be keys anyway; they are still redacted in their own place (the env entry, th
 """
 
 _WORDS: Final = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
-_SECRET_WORDS: Final = frozenset(
-    {
-        "apikey",
-        "auth",
-        "authentication",
-        "authorization",
-        "bearer",
-        "cookie",
-        "cookies",
-        "credential",
-        "credentials",
-        "creds",
-        "jwt",
-        "key",
-        "keys",
-        "oauth",
-        "otp",
-        "pass",
-        "passphrase",
-        "passwd",
-        "password",
-        "pat",
-        "pw",
-        "pwd",
-        "secret",
-        "secrets",
-        "session",
-        "sig",
-        "signature",
-        "token",
-    }
-)
+# fmt: off
+_SECRET_WORDS: Final = frozenset({
+    "apikey", "auth", "authentication", "authorization", "bearer", "cookie", "cookies", "credential", "credentials",
+    "creds", "jwt", "key", "keys", "oauth", "otp", "pass", "passphrase", "passwd", "password", "pat", "pw", "pwd",
+    "secret", "secrets", "session", "sig", "signature", "token"
+})
+# fmt: on
 _SECRET_PARTS: Final = ("token", "secret", "passw", "apikey", "credential", "bearer", "signature")
 """Found inside a longer word too: `accesstoken`, `clientsecret`, `dbpassword`."""
 _COUNTS: Final = frozenset({"tokens", "tokenizer", "tokenize", "tokenization"})
 """Words about language-model tokens, not credentials (`--tokens 100`)."""
-_NOT_A_SECRET_SUFFIX: Final = frozenset(
-    {
-        "alg",
-        "algorithm",
-        "audience",
-        "cache",
-        "cmd",
-        "command",
-        "count",
-        "dir",
-        "directory",
-        "endpoint",
-        "env",
-        "expires",
-        "expiry",
-        "file",
-        "files",
-        "format",
-        "header",
-        "helper",
-        "id",
-        "issuer",
-        "kind",
-        "len",
-        "length",
-        "limit",
-        "location",
-        "method",
-        "mode",
-        "name",
-        "path",
-        "prefix",
-        "provider",
-        "scope",
-        "scopes",
-        "size",
-        "source",
-        "stdin",
-        "timeout",
-        "ttl",
-        "type",
-        "uri",
-        "url",
-        "var",
-        "variable",
-    }
-)
+# fmt: off
+_NOT_A_SECRET_SUFFIX: Final = frozenset({
+    "alg", "algorithm", "audience", "cache", "cmd", "command", "count", "dir", "directory", "endpoint", "env",
+    "expires", "expiry", "file", "files", "format", "header", "helper", "id", "issuer", "kind", "len", "length",
+    "limit", "location", "method", "mode", "name", "path", "prefix", "provider", "scope", "scopes", "size",
+    "source", "stdin", "timeout", "ttl", "type", "uri", "url", "var", "variable"
+})
+# fmt: on
 """A name ending in one of these names something about a secret, not the secret: `--token-file`, `token_type`."""
 _NOT_A_SECRET_PREFIX: Final = frozenset({"disable", "ignore", "max", "min", "no", "num", "skip", "without"})
 """A name starting with one of these is a switch or a count, not a secret: `--no-auth`, `--max-tokens 100`."""
