@@ -18,6 +18,7 @@ from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.redaction import Redactor
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog
@@ -67,17 +68,19 @@ def _run(args: argparse.Namespace) -> int:
     snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
     entries = []
     for item in planned:
-        snapshot = read_snapshot(item.snapshot) if item.snapshot is not None else snapshots[id(item)]
-        entries.append(
-            check_snapshot(
-                snapshot,
-                catalog,
-                host_ids=host_ids or None,
-                target=_target_info(item),
-                host_versions=host_versions,
-                as_of=as_of,
-            )
+        if item.snapshot is not None:  # written by any version: its target and events are redacted again
+            snapshot = read_snapshot(item.snapshot).redacted(Redactor())
+        else:
+            snapshot = snapshots[id(item)]
+        entry = check_snapshot(
+            snapshot,
+            catalog,
+            host_ids=host_ids or None,
+            target=_target_info(item),
+            host_versions=host_versions,
+            as_of=as_of,
         )
+        entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
     _write(document, args)
     return exit_code(document, args.fail_on)
@@ -94,6 +97,15 @@ def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:
             raise InvalidInput(f"--host-version {pair!r}: expected ID=VERSION, such as claude-code=2.0.20", value=pair)
         versions[catalog.get(name.strip()).id] = version.strip()
     return versions
+
+
+def _redactor(item: Planned) -> Redactor:
+    """The secret values of a live target, none for a snapshot file (its report part must not hold them either)."""
+    if item.target is None:
+        return Redactor()
+    from hostcompat.probe.target import target_redactor
+
+    return target_redactor(item.target)
 
 
 def _target_info(item: Planned) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 `hostcompat proxy -- <server command …>` serves one client on stdio; `--upstream URL` reaches a streamable HTTP
 server instead; `--listen HOST:PORT` serves clients over streamable HTTP (each session gets its own upstream).
+What it prints, and the errors it sends clients, show the upstream's command line and URL with secrets redacted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hostcompat.clients.proxy.config import (
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_REQUEST_TIMEOUT,
+    HttpUpstream,
     ProxyConfig,
     build_rules,
     http_upstream,
@@ -112,6 +114,9 @@ def run_proxy(args: argparse.Namespace) -> int:
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2
+    note = config.upstream.credentials_note() if isinstance(config.upstream, HttpUpstream) else None
+    if note is not None:
+        sys.stderr.write(f"hostcompat proxy: warning: {note}\n")
     import anyio
 
     from hostcompat.clients.proxy.serve import run_stdio_proxy

@@ -3,7 +3,9 @@
 The SDK reads a JSON response body whole, however large. The probe hands the SDK an `httpx2` client whose
 transport stops a body at `max_message_bytes` (`max_total_bytes` for an event stream, which carries many
 messages); the SDK then fails just the request that body answered, which the probe reports as a message too large.
-Headers (a bearer token, say) ride on every request; time limits come from the probe's own steps.
+Headers (a bearer token, say) ride on every request; time limits come from the probe's own steps. A URL's
+`user:password` is sent as Basic credentials, unless an `Authorization` header is given: then that header is sent, the
+URL's credentials are not, and an event says so.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from hostcompat.probe._wire import Wire
-from hostcompat.probe.events import MESSAGE_TOO_LARGE
-from hostcompat.probe.target import HttpTarget, SseTarget
+from hostcompat.probe.events import MESSAGE_TOO_LARGE, URL_CREDENTIALS_IGNORED
+from hostcompat.probe.target import HttpTarget, SseTarget, connect_url
 
 _EVENT_STREAM: Final = "text/event-stream"
 
@@ -101,6 +103,14 @@ def capped_client(wire: Wire, headers: dict[str, str] | None, timeout: httpx2.Ti
     return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=_CappingTransport(wire))
 
 
+def _url(target: HttpTarget | SseTarget, wire: Wire) -> str:
+    """The URL to connect to; when its `user:password` yields to an `Authorization` header, an event says so."""
+    url, note = connect_url(target)
+    if note is not None:
+        wire.event(URL_CREDENTIALS_IGNORED, "warning", note, step="connect")
+    return url
+
+
 def _timeout(wire: Wire) -> httpx2.Timeout:
     limits = wire.limits
     return httpx2.Timeout(limits.step_timeout, read=limits.total_timeout)
@@ -111,7 +121,7 @@ async def open_streamable_http(target: HttpTarget, wire: Wire) -> AsyncIterator[
     """The SDK's streamable HTTP transport over a capped client; the session is ended with DELETE on exit."""
     async with capped_client(wire, dict(target.headers), _timeout(wire)) as client:
         transport = streamable_http_client(
-            target.url, http_client=client, max_sse_event_size=wire.limits.max_message_bytes
+            _url(target, wire), http_client=client, max_sse_event_size=wire.limits.max_message_bytes
         )
         async with transport as streams:
             yield streams
@@ -128,7 +138,7 @@ async def open_sse(target: SseTarget, wire: Wire) -> AsyncIterator[tuple[Any, An
         return capped_client(wire, headers, timeout or _timeout(wire))
 
     transport = sse_client(
-        target.url,
+        _url(target, wire),
         headers=dict(target.headers),
         timeout=limits.step_timeout,
         sse_read_timeout=limits.total_timeout,

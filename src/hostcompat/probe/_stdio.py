@@ -219,6 +219,13 @@ class _StderrTail:
             self.done.set()
 
 
+def _redacted_tail(stderr: _StderrTail, wire: Wire) -> str:
+    """The stderr tail without the target's secrets (the server may echo its key); a cut start may hold the end of
+    one."""
+    text = bytes(stderr.tail).decode("utf-8", "replace")
+    return wire.redactor.tail(text) if stderr.total > stderr.limit else wire.redactor.text(text)
+
+
 def _signal_group(process: Process, signum: int) -> None:
     with suppress(ProcessLookupError, PermissionError):
         if sys.platform == "win32":  # pragma: no cover - no process groups
@@ -327,7 +334,7 @@ async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any
             **_exit_status(process.returncode),
             "ended": ended,
             "stderrBytes": stderr.total,
-            "stderrTail": bytes(stderr.tail).decode("utf-8", "replace"),
+            "stderrTail": _redacted_tail(stderr, wire),
         }
         if stderr.total > stderr.limit:
             wire.event(

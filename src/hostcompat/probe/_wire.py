@@ -19,8 +19,9 @@ from mcp.client import Transport
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
 
-from hostcompat.probe.events import EVENTS_TRUNCATED, ProbeEvent, Severity, Step
+from hostcompat.probe.events import EVENTS_TRUNCATED, MAX_MESSAGE_CHARS, ProbeEvent, Severity, Step
 from hostcompat.probe.limits import Limits
+from hostcompat.redaction import Redactor
 
 _MAX_EVENTS_PER_CODE: Final = 50
 _SAMPLE_CHARS: Final = 200
@@ -34,10 +35,14 @@ def sample(data: bytes | str) -> str:
 
 
 class Wire:
-    """One probe's mutable record: events, step, bytes received, and the raw results of requests in flight."""
+    """One probe's mutable record: events, step, bytes received, and the raw results of requests in flight.
 
-    def __init__(self, limits: Limits) -> None:
+    Every event is recorded with the target's secrets redacted (`redactor`), before its message is cut to length.
+    """
+
+    def __init__(self, limits: Limits, redactor: Redactor | None = None) -> None:
         self.limits = limits
+        self.redactor = redactor or Redactor()
         self.step: Step = "connect"
         self.events: list[ProbeEvent] = []
         self.received_bytes = 0
@@ -70,12 +75,23 @@ class Wire:
     ) -> None:
         """Record an event (at most a few dozen per code, so a flood cannot grow the snapshot)."""
         if self._room_for(code):
-            self.events.append(ProbeEvent(code, severity, step or self.step, message, detail or {}))
+            message, redacted = self._message(message), self.redactor.json(detail or {})
+            self.events.append(ProbeEvent(code, severity, step or self.step, message, redacted))
 
     def add(self, event: ProbeEvent) -> None:
         """Record an event built elsewhere, under the same per-code cap."""
         if self._room_for(event.code):
+            message, detail = self._message(event.message), self.redactor.json(event.detail)
+            if message != event.message or detail is not event.detail:
+                event = ProbeEvent(event.code, event.severity, event.step, message, detail)
             self.events.append(event)
+
+    def _message(self, message: str) -> str:
+        """The message redacted, cut first to what an event keeps (a server's error text may be megabytes), so a
+        secret the cut splits loses its first part too."""
+        if len(message) <= MAX_MESSAGE_CHARS:
+            return self.redactor.text(message)
+        return self.redactor.head(message[:MAX_MESSAGE_CHARS])
 
     def _room_for(self, code: str) -> bool:
         seen = self._per_code.get(code, 0)

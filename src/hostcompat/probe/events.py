@@ -92,12 +92,15 @@ STDERR_TRUNCATED: Final = "PROBE-STDERR-TRUNCATED"
 """The server wrote more to stderr than the limit keeps; only the tail is kept."""
 EVENTS_TRUNCATED: Final = "PROBE-EVENTS-TRUNCATED"
 """Some codes occurred more often than the snapshot keeps; the detail counts every occurrence per code."""
+URL_CREDENTIALS_IGNORED: Final = "PROBE-URL-CREDENTIALS-IGNORED"
+"""The URL has `user:password` and an explicit `Authorization` header was given: the header is sent, not those."""
 INTERNAL_ERROR: Final = "PROBE-INTERNAL-ERROR"
 """An unexpected error inside the probe itself; please report it."""
 
 _TIMEOUT_PREFIX: Final = "PROBE-TIMEOUT-"
 _CODE_PATTERN: Final = re.compile(r"PROBE-[A-Z0-9]+(?:-[A-Z0-9]+)*")
-_MAX_MESSAGE_CHARS: Final = 2000
+MAX_MESSAGE_CHARS: Final = 2000
+"""The longest event message kept; a longer one is cut, with `…` at the end."""
 
 
 def timeout_code(step: Step) -> str:
@@ -129,8 +132,8 @@ class ProbeEvent:
             raise InvalidInput(f"event step must be one of {STEPS}, got {self.step!r}", value=self.step)
         if not isinstance(self.message, str):
             raise InvalidInput("event message must be a string", value=self.message)
-        if len(self.message) > _MAX_MESSAGE_CHARS:
-            object.__setattr__(self, "message", self.message[: _MAX_MESSAGE_CHARS - 1] + "…")
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "message", self.message[: MAX_MESSAGE_CHARS - 1] + "…")
         detail = copy_json(expect_object(self.detail, "event detail"), "event detail")
         object.__setattr__(self, "detail", MappingProxyType(detail))
 
@@ -181,6 +184,7 @@ __all__ = [
     "INVALID_UTF8",
     "ITEM_CAP",
     "MALFORMED_RESULT",
+    "MAX_MESSAGE_CHARS",
     "MESSAGE_TOO_LARGE",
     "METHOD_NOT_FOUND",
     "PAGE_CAP",
@@ -198,6 +202,7 @@ __all__ = [
     "TIMEOUT_TOTAL",
     "UI_RESOURCE_CAP",
     "UNKNOWN_COVERAGES",
+    "URL_CREDENTIALS_IGNORED",
     "is_event_code",
     "timeout_code",
 ]

@@ -3,8 +3,8 @@
 `capture` connects (stdio, streamable HTTP or legacy SSE), negotiates either protocol era, advertises the MCP Apps
 capability (or none, or a given host's), pages through every listing and reads every `ui://` resource named. It
 never raises for anything the server does: timeouts, crashes, garbage and limits become events, the stdio child is
-always stopped, and whatever was captured is returned. `capture_many` probes several servers concurrently, each
-isolated from the others.
+always stopped, and whatever was captured is returned, without the target's secrets (`target_redactor`).
+`capture_many` probes several servers concurrently, each isolated from the others.
 """
 
 from __future__ import annotations
@@ -51,7 +51,15 @@ from hostcompat.probe.events import (
 from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
 from hostcompat.probe.options import DEFAULT_CLIENT_INFO, ERAS, MCP_APPS, Advertise, Era
 from hostcompat.probe.snapshot import Snapshot, UIResourceCapture, coverage_of
-from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget, Target, TransportTarget, describe_target
+from hostcompat.probe.target import (
+    HttpTarget,
+    SseTarget,
+    StdioTarget,
+    Target,
+    TransportTarget,
+    describe_target,
+    target_redactor,
+)
 from hostcompat.probe.ui_refs import ui_references
 
 _STDERR_LINES: Final = 20
@@ -280,7 +288,8 @@ async def capture(
     _check_target(target)
     if not isinstance(limits, Limits):
         raise InvalidInput("limits must be a Limits", value=limits)
-    wire = Wire(limits)
+    redactor = target_redactor(target)
+    wire = Wire(limits, redactor)
     gathered = _Capture()
     captured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
@@ -308,7 +317,7 @@ async def capture(
         events=tuple(wire.final_events()),
         process=wire.process,
         duration_seconds=round(time.monotonic() - started, 3),
-    )
+    ).redacted(redactor)
 
 
 async def capture_many(

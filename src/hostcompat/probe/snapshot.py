@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
@@ -29,6 +29,7 @@ from hostcompat.probe._json import (
 )
 from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
 from hostcompat.probe.limits import Limits
+from hostcompat.redaction import Redactor, redact_description
 
 SCHEMA_VERSION: Final = "hostcompat.snapshot/1"
 """The format written by this version; `read_snapshot` refuses any other."""
@@ -190,6 +191,40 @@ class Snapshot:
     def resource_listing(self, uri: str) -> Raw | None:
         """The `resources/list` entry for `uri` (its `_meta.ui` is the listing-level one), or `None`."""
         return next((item for item in self.resources if item.get("uri") == uri), None)
+
+    def redacted(self, redactor: Redactor) -> Snapshot:
+        """This snapshot without the secret values `redactor` knows, wherever they are: the target, the listings,
+        `initialize`, the `ui://` contents, events and the process record. The target is redacted again by its
+        structure (`redact_description`), and events and the process record lose URL credentials too. What holds no
+        secret is shared, not copied; with no known value, the listings are not even read.
+        """
+        known = redactor.known
+        changes: dict[str, Any] = {"target": redactor.json(redact_description(self.target), urls=False)}
+        if redactor:
+            changes |= {
+                "connection": redactor.json(self.connection, urls=False),
+                "initialize": redactor.json(self.initialize, urls=False),
+                "tools": redactor.json(self.tools, urls=False),
+                "resources": redactor.json(self.resources, urls=False),
+                "resource_templates": redactor.json(self.resource_templates, urls=False),
+                "prompts": redactor.json(self.prompts, urls=False),
+                "ui_resources": {
+                    known(uri): replace(
+                        capture,
+                        uri=known(uri),
+                        contents=redactor.json(capture.contents, urls=False),
+                        error=redactor.json(capture.error, urls=False),
+                        referenced_by=tuple(map(known, capture.referenced_by)),
+                    )
+                    for uri, capture in self.ui_resources.items()
+                },
+            }
+        text, json_data = redactor.text, redactor.json
+        events = tuple(
+            ProbeEvent(event.code, event.severity, event.step, text(event.message), json_data(event.detail))
+            for event in self.events
+        )
+        return replace(self, **changes, events=events, process=redactor.json(self.process))
 
     # --- plain data ----------------------------------------------------------------------------------------------
 

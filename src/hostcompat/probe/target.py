@@ -2,7 +2,7 @@
 
 Targets are checked when built, so a typo fails before anything is started. `describe_target` is what a snapshot
 records: secrets are redacted (every env and header value, URL passwords, secret-looking query values and
-arguments), so a snapshot can be attached to a bug report.
+arguments; see `hostcompat.redaction`), so a snapshot can be attached to a bug report.
 """
 
 from __future__ import annotations
@@ -15,12 +15,20 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeAlias
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from hostcompat.errors import InvalidInput
-
-REDACTED: Final = "<redacted>"
-"""What replaces a secret in a snapshot."""
+from hostcompat.redaction import (
+    REDACTED,
+    Redactor,
+    args_secrets,
+    header_secrets,
+    redact_args,
+    redact_url,
+    strip_url_credentials,
+    url_credentials_note,
+    url_secrets,
+)
 
 TransportKind = Literal["auto", "stdio", "http", "sse"]
 
@@ -28,7 +36,6 @@ _MAX_TEXT: Final = 65_536
 _MAX_ITEMS: Final = 4096
 _HEADER_NAME: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _ENV_NAME: Final = re.compile(r"[^=\x00]+")
-_SECRETISH: Final = re.compile(r"(?i)token|key|secret|passw|pwd|auth|credential|session|signature|\bsig\b|cookie")
 _EMPTY: Final[Mapping[str, str]] = MappingProxyType({})
 
 
@@ -230,39 +237,23 @@ def parse_target(
     return HttpTarget(text, header_map) if kind == "http" else SseTarget(text, header_map)
 
 
-def redact_url(url: str) -> str:
-    """`url` without its password and with secret-looking query values replaced by `REDACTED`."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{REDACTED}@{netloc.rpartition('@')[2]}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(key, REDACTED if _SECRETISH.search(key) else value) for key, value in pairs], safe="<>")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+def target_redactor(target: Target) -> Redactor:
+    """What hides `target`'s secrets wherever they show up: every env and header value, the URL's password and
+    secret parameters, and the secret arguments (see `hostcompat.redaction`)."""
+    if isinstance(target, StdioTarget):
+        return Redactor.of(args_secrets(target.args), target.env.values())
+    if isinstance(target, HttpTarget | SseTarget):
+        headers = [part for value in target.headers.values() for part in header_secrets(value)]
+        return Redactor.of(url_secrets(target.url), headers)
+    return Redactor()
 
 
-def redact_args(args: Sequence[str]) -> list[str]:
-    """Command arguments with secret-looking values replaced: `--token X`, `--api-key=X`, `API_KEY=X`, URLs."""
-    redacted: list[str] = []
-    hide_next = False
-    for arg in args:
-        if hide_next:
-            redacted.append(REDACTED)
-            hide_next = False
-            continue
-        name, sep, _value = arg.partition("=")
-        if urlsplit(arg).scheme in ("http", "https"):
-            redacted.append(redact_url(arg))
-        elif sep and _SECRETISH.search(name):
-            redacted.append(f"{name}={REDACTED}")
-        elif arg.startswith("-") and _SECRETISH.search(arg):
-            redacted.append(arg)
-            hide_next = True
-        else:
-            redacted.append(arg)
-    return redacted
+def connect_url(target: HttpTarget | SseTarget) -> tuple[str, str | None]:
+    """The URL to connect to, and a note when the URL's `user:password` yields to an explicit `Authorization`
+    header (the header is sent, the URL's credentials are not: an HTTP client would otherwise replace the header
+    with Basic credentials from the URL, silently)."""
+    note = url_credentials_note(target.url, target.headers)
+    return (target.url if note is None else strip_url_credentials(target.url)), note
 
 
 def describe_target(target: Target) -> dict[str, Any]:
@@ -292,10 +283,12 @@ __all__ = [
     "Target",
     "TransportKind",
     "TransportTarget",
+    "connect_url",
     "describe_target",
     "parse_env_assignment",
     "parse_header",
     "parse_target",
     "redact_args",
     "redact_url",
+    "target_redactor",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,17 @@ from typing import TypeAlias
 
 from hostcompat.clients.rules import Rule, RuleFile, load_rules, merge_rules
 from hostcompat.errors import InvalidInput
+from hostcompat.redaction import (
+    Redactor,
+    args_secrets,
+    environment_secrets,
+    header_secrets,
+    redact_args,
+    redact_url,
+    strip_url_credentials,
+    url_credentials_note,
+    url_secrets,
+)
 
 DEFAULT_REQUEST_TIMEOUT = 300.0
 """Seconds an upstream may stay silent on a request (no answer, no progress) before the client gets an error."""
@@ -60,8 +72,14 @@ class StdioUpstream:
     cwd: str | None = None
 
     def describe(self) -> str:
-        """The command line, for messages."""
-        return " ".join((self.command, *self.args))
+        """The command line, for messages, with its secrets redacted (`--api-key <redacted>`, URL passwords)."""
+        return " ".join((self.command, *redact_args(self.args)))
+
+    def redactor(self) -> Redactor:
+        """What hides this server's secrets in text it or its transport produce (its stderr, error messages): the
+        secret arguments, every `env` value, and the secret-named variables it inherits from this process's
+        environment (`GITHUB_TOKEN`, `OPENAI_API_KEY`, …), which it may print as well."""
+        return Redactor.of(args_secrets(self.args), self.env.values(), environment_secrets(os.environ))
 
 
 @dataclass(frozen=True)
@@ -72,8 +90,24 @@ class HttpUpstream:
     headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def describe(self) -> str:
-        """The URL, for messages (headers may hold secrets and are never shown)."""
-        return self.url
+        """The URL, for messages, with its credentials redacted (headers may hold secrets and are never shown)."""
+        return redact_url(self.url)
+
+    def redactor(self) -> Redactor:
+        """What hides this upstream's secrets in text (error messages quoting the URL, say): the URL's password and
+        secret parameters, and every header value."""
+        headers = [part for value in self.headers.values() for part in header_secrets(value)]
+        return Redactor.of(url_secrets(self.url), headers)
+
+    def connect_url(self) -> str:
+        """The URL to connect to: without its `user:password` when an `Authorization` header is given (see
+        `credentials_note`)."""
+        return self.url if self.credentials_note() is None else strip_url_credentials(self.url)
+
+    def credentials_note(self) -> str | None:
+        """When the URL has `user:password` and an `Authorization` header is given too, the sentence saying the header
+        is sent, not the URL's credentials (an HTTP client would otherwise replace the header with them, silently)."""
+        return url_credentials_note(self.url, self.headers)
 
 
 Upstream: TypeAlias = StdioUpstream | HttpUpstream

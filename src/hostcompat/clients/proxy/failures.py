@@ -1,7 +1,9 @@
 """The JSON-RPC errors the proxy itself answers with, worded so a person knows what happened upstream.
 
 An upstream that exits, drops the connection, floods or stalls must never leave a client waiting: each request in
-flight gets one of these errors instead. Pure values; the relay sends them.
+flight gets one of these errors instead. Pure values; the relay sends them. They name the failure, never the
+upstream's credentials: the command line and URL are redacted, and the stderr tail and error texts lose every secret
+value the upstream was given (`StdioUpstream.redactor`, `HttpUpstream.redactor`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.config import HttpUpstream, ProxyConfig, StdioUpstream
 
 CONNECTION_CLOSED = -32000
 """The upstream went away before answering (the code the MCP SDKs use for a closed connection)."""
@@ -68,16 +70,17 @@ def describe_exit(returncode: int | None) -> str:
     return f"exited with code {returncode}"
 
 
-def process_ended(command: str, returncode: int | None, stderr_tail: str = "") -> UpstreamEnd:
-    """The end of a stdio upstream, from its exit status (None: still running) and the tail of its stderr."""
-    tail = stderr_tail.strip()[-MAX_STDERR_TAIL:]
-    return UpstreamEnd(f"the upstream server ({command}) {describe_exit(returncode)}", returncode, tail)
+def process_ended(upstream: StdioUpstream, returncode: int | None, stderr_tail: str = "") -> UpstreamEnd:
+    """The end of a stdio upstream, from its exit status (None: still running) and the tail of its stderr (its
+    start may be cut off: a secret it splits is redacted too)."""
+    tail = upstream.redactor().tail(stderr_tail).strip()[-MAX_STDERR_TAIL:]
+    return UpstreamEnd(f"the upstream server ({upstream.describe()}) {describe_exit(returncode)}", returncode, tail)
 
 
-def connection_ended(url: str, problem: str = "") -> UpstreamEnd:
+def connection_ended(upstream: HttpUpstream, problem: str = "") -> UpstreamEnd:
     """The end of an HTTP upstream: the connection failed or was closed, and why if known."""
-    because = f": {problem}" if problem else ""
-    return UpstreamEnd(f"the connection to the upstream server ({url}) was lost{because}")
+    because = f": {upstream.redactor().text(problem)}" if problem else ""
+    return UpstreamEnd(f"the connection to the upstream server ({upstream.describe()}) was lost{because}")
 
 
 def oversized(limit: int) -> UpstreamEnd:
@@ -129,8 +132,8 @@ def describe_failure(config: ProxyConfig, error: BaseException, *, started: bool
     target = config.upstream
     if isinstance(target, StdioUpstream):
         what = "failed" if started else "could not be run"
-        return UpstreamEnd(f"the upstream server ({target.describe()}) {what}: {problem}")
-    return connection_ended(target.url, problem)
+        return UpstreamEnd(f"the upstream server ({target.describe()}) {what}: {target.redactor().text(problem)}")
+    return connection_ended(target, problem)
 
 
 def cancel_params(request_id: int | str, reason: str) -> dict[str, Any]:

@@ -132,7 +132,7 @@ class PipeProxy:
         returncode = await wait_exit(process, EXIT_GRACE)
         with anyio.move_on_after(EXIT_GRACE):
             await self._tail.done.wait()
-        return process_ended(self.upstream.describe(), returncode, self._tail.text())
+        return process_ended(self.upstream, returncode, self._tail.text())
 
     async def _refuse(self, end: UpstreamEnd) -> UpstreamEnd:
         """The server could not start: answer the client's first request with why, then end."""

@@ -27,13 +27,13 @@ async def open_http_upstream(target: HttpUpstream, max_bytes: int) -> AsyncItera
     from mcp.client.streamable_http import streamable_http_client
 
     async def ended() -> UpstreamEnd:
-        return connection_ended(target.url, "the server closed the session")
+        return connection_ended(target, "the server closed the session")
 
     timeout = httpx2.Timeout(HTTP_TIMEOUT, read=HTTP_READ_TIMEOUT)
     client = httpx2.AsyncClient(headers=dict(target.headers), timeout=timeout)
     async with (
         client,
-        streamable_http_client(target.url, http_client=client, max_sse_event_size=max_bytes) as (
+        streamable_http_client(target.connect_url(), http_client=client, max_sse_event_size=max_bytes) as (
             read,
             write,
         ),

@@ -121,7 +121,7 @@ async def open_stdio_upstream(
         returncode = await _wait_exit(process, EXIT_GRACE)
         with anyio.move_on_after(EXIT_GRACE):
             await tail.done.wait()
-        return process_ended(target.describe(), returncode, tail.text())
+        return process_ended(target, returncode, tail.text())
 
     try:
         async with anyio.create_task_group() as group:
