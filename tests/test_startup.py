@@ -61,10 +61,12 @@ def test_an_offline_json_check_loads_neither_the_full_catalog_validation_nor_oth
     assert modules & unwanted == set()
 
 
-@pytest.mark.parametrize(("fmt", "renderer"), [("text", "text"), ("markdown", "markdown"), ("sarif", "sarif")])
+@pytest.mark.parametrize(
+    ("fmt", "renderer"), [("text", "text"), ("markdown", "markdown"), ("sarif", "sarif"), ("html", "html")]
+)
 def test_each_format_loads_its_own_renderer_only(board_snapshot: Path, fmt: str, renderer: str) -> None:
     renderers = {name for name in imported_by_check(board_snapshot, fmt) if name.startswith("hostcompat.report.")}
-    others = {"text", "markdown", "sarif"} - {renderer}
+    others = {"text", "markdown", "sarif", "html"} - {renderer}
     assert f"hostcompat.report.{renderer}" in renderers
     assert renderers.isdisjoint(f"hostcompat.report.{other}" for other in others)
 
