@@ -15,8 +15,8 @@ def bundled() -> Catalog:
 
 def test_a_fact_the_sources_do_not_give_reads_as_unknown(bundled: Catalog) -> None:
     claude = bundled.get("claude")
-    assert claude.fact("ui.mcpApps.features.sizeChanged") is None
-    assert claude.level("ui.mcpApps.features.sizeChanged") == "unknown"
+    assert claude.fact("server.features.audio") is None
+    assert claude.level("server.features.audio") == "unknown"
     assert claude.level("ui.mcpApps.features.downloadFile") == "supported"
 
 

@@ -119,6 +119,12 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], dict[str, Any]]] = 
         {"t": {"content": [_text("x")]}},
     ),
     (
+        "result-structured-without-text",
+        [TYPED],
+        {"typed": {"content": [_text("  ")], "structuredContent": {"n": 3}}},
+        {"typed": {"content": [_text("3 items")], "structuredContent": {"n": 3}}},
+    ),
+    (
         "result-content-resource-link",
         [_tool("t")],
         {"t": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}},

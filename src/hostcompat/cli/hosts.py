@@ -20,6 +20,25 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", nargs="*", help="host ids or aliases to show in full (default: list every host)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help="per host: how many of the facts the verdicts read are known, unknown or assumed, and their age",
+    )
+    parser.add_argument(
+        "--stale", type=_days, metavar="DAYS", help="list the facts whose evidence is older than DAYS days"
+    )
+    parser.add_argument("--as-of", metavar="YYYY-MM-DD", help="the date ages are measured to (default: today)")
+
+
+def _days(text: str) -> int:
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
+    if not 0 <= days <= 100_000:
+        raise argparse.ArgumentTypeError("DAYS must be between 0 and 100000")
+    return days
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -27,6 +46,15 @@ def _run(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(overrides=args.catalog)
     hosts = [catalog.get(name) for name in args.host] if args.host else list(catalog.hosts)
+    if args.coverage or args.stale is not None:
+        from hostcompat.cli._coverage import write_coverage, write_stale
+
+        as_of = _as_of(args.as_of)
+        if args.coverage:
+            write_coverage(catalog, hosts, as_of, args.format, sys.stdout)
+        if args.stale is not None:
+            write_stale(hosts, as_of, args.stale, args.format, sys.stdout)
+        return 0
     if args.format == "json":
         document: dict[str, Any] = {"catalog": catalog.header.to_dict(), "hosts": [h.to_dict() for h in hosts]}
         json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
@@ -52,6 +80,19 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.write(f"\n{len(hosts)} hosts, {facts} facts, each with provenance, source and date ")
     sys.stdout.write("(`hostcompat hosts ID` shows them).\n")
     return 0
+
+
+def _as_of(text: str | None) -> str:
+    import datetime
+
+    from hostcompat.engine.catalog_schema import date_problem
+    from hostcompat.errors import InvalidInput
+
+    if text is None:
+        return datetime.date.today().isoformat()
+    if date_problem(text, full=True) is not None:
+        raise InvalidInput(f"--as-of {text!r} must be a date as YYYY-MM-DD")
+    return text
 
 
 COMMAND = Command(

@@ -218,6 +218,11 @@ TRIGGERS: Final[Mapping[str, str]] = {
     "the host adds is refused",
     "widget-mcp-ui-actions": "a widget posts legacy mcp-ui actions ({type, payload}) that no adapter in the page "
     "translates",
+    "result-structured-without-text": "a captured non-error result has structuredContent and no non-empty text "
+    "block in its content, so a reader of content alone gets nothing",
+    "widget-result-structured-not-in-text": "a captured non-error result of a widget tool has structuredContent that "
+    "no text block of its content carries, so a widget shown only content renders without its data",
+    "widget-update-model-context": "a widget sends ui/update-model-context",
 }
 """Every trigger a catalog fact or quirk may name: the server data that makes it bite, in words."""
 

@@ -67,7 +67,10 @@ def judge(
         )
         return Judgement(Severity.INFO if tools else None, tools, (), why + qualifier)
     usage = server.requirements.widget_usage
-    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface, usage))
+    widgets = server.memoized(
+        "widget-tool-names", lambda: frozenset(tool.name for tool in server.requirements.widget_tools)
+    )
+    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface, usage, widgets))
     state = outcome.state
     if state is TriggerState.ABSENT:
         return Judgement(None, outcome=outcome)

@@ -222,6 +222,8 @@ def evaluate_quirks(server: PreparedServer, lane: LaneBuilder) -> None:
             f"Put the hostcompat proxy or middleware in front of the server for this host: its rule {quirk.rule} "
             "rewrites this."
             if quirk.rule
+            else f"Change the widget so that this no longer holds: {judged.outcome.condition}."
+            if judged.outcome.trigger.startswith("widget-") and not judged.outcome.trigger.startswith("widget-result")
             else f"Change what these tools return so that this no longer holds: {judged.outcome.condition}."
         )
         lane.findings.append(

@@ -63,15 +63,25 @@ _Check = Callable[[str, Mapping[str, Any], ServerSurface], "str | None"]
 """(tool, its captured result, surface) → the evidence detail when the result fires the trigger, else None."""
 
 
-def evaluate_trigger(trigger: str, surface: ServerSurface, usage: WidgetUsage | None = None) -> TriggerOutcome:
+def evaluate_trigger(
+    trigger: str,
+    surface: ServerSurface,
+    usage: WidgetUsage | None = None,
+    widget_tools: frozenset[str] = frozenset(),
+) -> TriggerOutcome:
     """Evaluate `trigger` (an id of `TRIGGERS`) on the server's surface and widget usage. Pure; never raises.
 
     Result triggers look at captured results only; a tool that could fire the trigger (one declaring an
     outputSchema, for the structured-content triggers) but was not called is undecided. Widget triggers read the
     scanned widget usage; widgets that were not analysed (`usage` None) leave every widget tool undecided.
+    `widget_tools` names the tools that have a widget (for the triggers about widget tools' results).
     """
     if trigger == "widget-mcp-ui-actions":
         return _widget_actions(trigger, surface, usage)
+    if trigger == "widget-update-model-context":
+        return _widget_need(trigger, usage, "updateModelContext", "sends ui/update-model-context")
+    if trigger == "widget-result-structured-not-in-text":
+        return _result_trigger(trigger, surface, _structured_not_in_text, surface.output_schema_tools, widget_tools)
     if trigger == "tool-output-schema":
         tools = surface.output_schema_tools
         return _outcome(trigger, tools, (_declared(tool, "outputSchema") for tool in tools), ())
@@ -81,15 +91,29 @@ def evaluate_trigger(trigger: str, surface: ServerSurface, usage: WidgetUsage | 
             trigger, tools, (_declared(tool, "inputSchema.additionalProperties = false") for tool in tools), ()
         )
     check, could_fire = _RESULT_CHECKS[trigger]
+    return _result_trigger(trigger, surface, check, could_fire(surface), None)
+
+
+def _result_trigger(
+    trigger: str,
+    surface: ServerSurface,
+    check: _Check,
+    could_fire: tuple[str, ...],
+    only: frozenset[str] | None,
+) -> TriggerOutcome:
+    """Run `check` on each captured result (of the tools in `only`, when given); tools of `could_fire` that were
+    not called are undecided."""
     fired: list[str] = []
     evidence: list[Evidence] = []
     for tool, result in surface.results.items():
+        if only is not None and tool not in only:
+            continue
         detail = check(tool, result, surface)
         if detail is not None:
             fired.append(tool)
             if len(evidence) < _MAX_EVIDENCE:
                 evidence.append(Evidence(f"call:{cut_snippet(tool)}", detail=cut_snippet(detail)))
-    undecided = tuple(tool for tool in could_fire(surface) if tool not in surface.results)
+    undecided = tuple(tool for tool in could_fire if tool not in surface.results and (only is None or tool in only))
     return _outcome(trigger, fired, evidence, undecided)
 
 
@@ -98,6 +122,14 @@ def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | N
         return TriggerOutcome(trigger)
     tools = usage.tools_for("mcpUiActions")
     evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail="legacy mcp-ui actions, no adapter") for tool in tools)
+    return _outcome(trigger, tools, evidence, ())
+
+
+def _widget_need(trigger: str, usage: WidgetUsage | None, need: str, detail: str) -> TriggerOutcome:
+    if usage is None:
+        return TriggerOutcome(trigger)
+    tools = usage.tools_for(need)
+    evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail=detail) for tool in tools)
     return _outcome(trigger, tools, evidence, ())
 
 
@@ -188,6 +220,41 @@ def _missing_structured(tool: str, result: Mapping[str, Any], surface: ServerSur
     return None
 
 
+def _structured_not_in_text(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+    """Whether no text block carries the structuredContent of a non-error result (None: one does, or none is set)."""
+    if not _has_structured(result) or _is_error(result):
+        return None
+    structured = result["structuredContent"]
+    texts = [block.get("text") for block in _blocks(result) if block.get("type") == "text"]
+    for text in texts:
+        if isinstance(text, str) and _carries(text, structured):
+            return None
+    if not texts:
+        return "structuredContent with no text block in content"
+    return "no text block of content carries structuredContent"
+
+
+def _structured_without_text(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+    """Whether a non-error result has structuredContent and no non-empty text block (None: it has one)."""
+    if not _has_structured(result) or _is_error(result):
+        return None
+    for block in _blocks(result):
+        text = block.get("text")
+        if block.get("type") == "text" and isinstance(text, str) and text.strip():
+            return None
+    return "structuredContent with no text block in content"
+
+
+def _carries(text: str, structured: object) -> bool:
+    stripped = text.strip()
+    if not stripped or len(stripped) > MAX_COMPARED_CHARS or stripped[0] not in "[{":
+        return False
+    try:
+        return bool(json.loads(stripped) == structured)
+    except (ValueError, RecursionError):
+        return False
+
+
 def _structured_on_error(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
     return "an isError result carries structuredContent" if _is_error(result) and _has_structured(result) else None
 
@@ -234,6 +301,7 @@ _RESULT_CHECKS: Final[Mapping[str, tuple[_Check, Callable[[ServerSurface], tuple
     "result-structured-replaces-content": (_content_not_in_structured, _structured_tools),
     "result-missing-structured": (_missing_structured, _structured_tools),
     "result-structured-on-error": (_structured_on_error, _no_tools),
+    "result-structured-without-text": (_structured_without_text, _structured_tools),
     "result-image-with-structured": (_image_with_structured, _no_tools),
     "result-annotation-priority-non-integer": (_priority_non_integer, _no_tools),
     "result-nonspec-content-type": (_nonspec_type, _no_tools),
@@ -245,7 +313,14 @@ _RESULT_CHECKS: Final[Mapping[str, tuple[_Check, Callable[[ServerSurface], tuple
 """Each result trigger: its check of one captured result, and the tools that could fire it if called."""
 
 EVALUATED_TRIGGERS: Final = frozenset(
-    {*_RESULT_CHECKS, "tool-output-schema", "input-schema-closed", "widget-mcp-ui-actions"}
+    {
+        *_RESULT_CHECKS,
+        "tool-output-schema",
+        "input-schema-closed",
+        "widget-mcp-ui-actions",
+        "widget-update-model-context",
+        "widget-result-structured-not-in-text",
+    }
 )
 """Every trigger `evaluate_trigger` evaluates (the test suite holds it equal to `TRIGGERS`)."""
 
