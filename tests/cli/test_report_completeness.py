@@ -173,3 +173,29 @@ def test_the_pdf_server_reports_print_every_finding_and_unknown_reason(tmp_path:
     path = snapshot(tmp_path, "--", "node", str(PDF_ENTRY), "--stdio")
     document = assert_complete(reports(path))
     assert len(findings(document)) > 50  # many hosts, many capabilities: a real test of the grouping
+    assert_actionable(document)
+
+
+def assert_actionable(document: dict[str, Any]) -> None:
+    """Every finding has a fix; a fix naming a hostcompat rule names a bundled one, and one sending the author to
+    the catalog names the fact, the host and --catalog."""
+    from hostcompat.clients import load_bundled_rules
+    from hostcompat.engine.catalog_schema import FACT_FIELDS
+
+    rules = {rule.id for rule in load_bundled_rules()}
+    for server in document["servers"]:
+        for host in server["hosts"]:
+            for finding in host["findings"]:
+                fix = finding.get("remediation") or ""
+                assert fix, finding
+                for named in re.findall(r"its rules? ([\w.,\- ]+?) rewrites?", fix):
+                    assert {name.strip() for name in named.split(",")} <= rules, fix
+                if "catalog" in fix:
+                    fact = re.search(rf"the fact (\S+) of host '{re.escape(host['hostId'])}'", fix)
+                    assert fact is not None and "--catalog FILE" in fix, fix
+                    assert all(path in FACT_FIELDS for path in fact.group(1).split(" or ")), fix
+        assert all(finding.get("remediation") for finding in server.get("hygiene") or ()), server["hygiene"]
+
+
+def test_every_finding_on_the_demo_says_what_to_do(demo: Path) -> None:
+    assert_actionable(json.loads(reports(demo)["json"]))
