@@ -11,20 +11,13 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from hostcompat.clients._cow import JSONObject, map_list, with_key, without_keys
-from hostcompat.clients._schemas import (
-    INPUT_ONLY,
-    MAX_SCHEMA_DEPTH,
-    map_schema_tools,
-    map_subschemas_by_key,
-    transform_schema,
-)
+from hostcompat.clients._schemas import INPUT_ONLY, MAX_SCHEMA_DEPTH, map_schema_tools, map_subschemas, transform_schema
 
 NOT_VALUE_KEYS: Final = frozenset(
     {"not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas", "dependencies"}
 )
 """Subschema keywords whose schemas do not describe the value itself: a guessed type there is never added."""
 
-_EVIDENCE_KEYS: Final = ("type", "enum", "const", "$ref")
 _UNSURE_KEYS: Final = ("not", "if")
 _GUESSES: Final = (
     ("object", ("properties", "additionalProperties", "patternProperties", "required", "minProperties")),
@@ -68,9 +61,9 @@ def has_type_evidence(node: object, depth: int = 0) -> bool:
     """
     if node is False:
         return True
-    if not isinstance(node, Mapping):
+    if type(node) is not dict and not isinstance(node, Mapping):
         return False
-    if any(key in node for key in _EVIDENCE_KEYS) or depth >= MAX_SCHEMA_DEPTH:
+    if "type" in node or "enum" in node or "const" in node or "$ref" in node or depth >= MAX_SCHEMA_DEPTH:
         return True
     all_of = node.get("allOf")
     if isinstance(all_of, list) and any(has_type_evidence(branch, depth + 1) for branch in all_of):
@@ -99,10 +92,16 @@ def implied_type(node: JSONObject) -> str | None:
                 return str(branch["type"])
     for key in ("anyOf", "oneOf"):
         branches = node.get(key)
-        if isinstance(branches, list):
-            types = [b.get("type") if isinstance(b, Mapping) else None for b in branches if b is not False]
-            if types and all(isinstance(kind, str) for kind in types):
-                found = _common({str(kind) for kind in types})
+        if isinstance(branches, list) and branches:
+            types: set[str] = set()
+            for branch in branches:
+                kind = branch.get("type") if type(branch) is dict or isinstance(branch, Mapping) else None
+                if type(kind) is not str and branch is not False:
+                    break
+                if kind is not None:
+                    types.add(kind)
+            else:
+                found = _common(types) if types else None
                 if found is not None:
                     return found
     return None
@@ -132,11 +131,13 @@ def add_missing_types(schema: JSONObject) -> JSONObject:
     """
 
     def visit(node: Any, depth: int, value_position: bool) -> Any:
-        if not isinstance(node, Mapping) or depth >= MAX_SCHEMA_DEPTH:
+        if (type(node) is not dict and not isinstance(node, Mapping)) or depth >= MAX_SCHEMA_DEPTH:
             return node
-        out = map_subschemas_by_key(
-            node, lambda key, child: visit(child, depth + 1, value_position and key not in NOT_VALUE_KEYS)
-        )
+        if NOT_VALUE_KEYS.isdisjoint(node):
+            out = map_subschemas(node, lambda child: visit(child, depth + 1, value_position))
+        else:
+            out = map_subschemas(node, lambda child: visit(child, depth + 1, value_position), skip=NOT_VALUE_KEYS)
+            out = map_subschemas(out, lambda child: visit(child, depth + 1, False), only=NOT_VALUE_KEYS)
         if "type" in out or "$ref" in out:
             return out
         kind = implied_type(out)

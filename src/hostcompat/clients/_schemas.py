@@ -9,9 +9,8 @@ The rewrites of `type` are in `hostcompat.clients._schema_types`.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -84,28 +83,27 @@ def _is_object(value: object) -> bool:
     return type(value) is dict or isinstance(value, Mapping)  # the exact-type test first: the ABC check is slow
 
 
-def map_subschemas(node: JSONObject, change: Change, *, skip: Sequence[str] = ()) -> JSONObject:
-    """`node` with `change` applied to each direct subschema (copy-on-write; keys in `skip` not visited)."""
-    return map_subschemas_by_key(node, lambda _key, child: change(child), skip=skip)
-
-
-def map_subschemas_by_key(
-    node: JSONObject, change: Callable[[str, Any], Any], *, skip: Sequence[str] = ()
+def map_subschemas(
+    node: JSONObject, change: Change, *, skip: Collection[str] = (), only: Collection[str] | None = None
 ) -> JSONObject:
-    """`map_subschemas` where `change` also gets the keyword holding the subschema (`properties`, `anyOf`, …)."""
+    """`node` with `change` applied to each direct subschema (copy-on-write): those under the keywords in `only`
+    (default: every keyword that holds subschemas), except the keywords in `skip`."""
     present = _SUBSCHEMA_KEYS.intersection(node.keys())
+    if present and only is not None:
+        present = present.intersection(only)
+    if present and skip:
+        present = present.difference(skip)
     if not present:  # a leaf: the common case, kept cheap
         return node
     out = node
     for key in sorted(present):
         value = node[key]
-        one: Change = functools.partial(change, key)
-        if key in _MAPS_SET and key not in skip and _is_object(value):
-            out = replace_key(out, key, functools.partial(map_values, change=one))
+        if key in _MAPS_SET and _is_object(value):
+            out = replace_key(out, key, lambda schemas: map_values(schemas, change))
         elif key in _ONE_SET and _is_object(value):
-            out = replace_key(out, key, one)
+            out = replace_key(out, key, change)
         elif key in _MANY_SET and isinstance(value, list):
-            out = replace_key(out, key, functools.partial(map_list, change=one))
+            out = replace_key(out, key, lambda schemas: map_list(schemas, change))
     return out
 
 
@@ -163,8 +161,7 @@ class _Inliner:
         if self.failed or not isinstance(node, Mapping):
             return node
         self.budget -= 1
-        scoped = any(key in node for key in _SCOPE_KEYS if key != "$id" or depth)
-        if self.budget < 0 or depth >= MAX_SCHEMA_DEPTH or scoped:
+        if self.budget < 0 or depth >= MAX_SCHEMA_DEPTH:
             self.failed = True
             return node
         ref = node.get("$ref")
@@ -202,9 +199,22 @@ def inline_refs(schema: JSONObject) -> JSONObject:
     """
     inliner = _Inliner(schema)
     out = inliner.visit(schema, 0, (), True)
-    if inliner.failed or not inliner.inlined or not isinstance(out, Mapping):
+    if inliner.failed or not inliner.inlined or not isinstance(out, Mapping) or _scopes_refs(schema):
         return schema
     return without_keys(out, _DEFINITION_KEYS)
+
+
+def _scopes_refs(schema: JSONObject) -> bool:
+    """Whether a node of `schema` (an `$id` below the root, an anchor, a dynamic ref) changes how `$ref`s resolve."""
+    found = False
+
+    def look(node: JSONObject) -> JSONObject:
+        nonlocal found
+        found = found or any(key in node for key in _SCOPE_KEYS if key != "$id" or node is not schema)
+        return node
+
+    transform_schema(schema, look)
+    return found
 
 
 NARROWING_DROPS = frozenset(
@@ -278,7 +288,6 @@ __all__ = [
     "inline_schema_refs",
     "map_schema_tools",
     "map_subschemas",
-    "map_subschemas_by_key",
     "resolve_pointer",
     "transform_schema",
 ]
