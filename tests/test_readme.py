@@ -30,3 +30,19 @@ def test_the_readme_catalog_override_example_loads_and_takes_effect(tmp_path: Pa
     fact = load_catalog(overrides=[str(path)]).get("codex").fact("server.features.structuredContent")
     assert fact is not None
     assert (fact.trigger, fact.since) == ("result-structured-replaces-content", "0.151.0")
+
+
+def test_the_minimal_override_the_unknown_verdicts_point_to_is_documented_and_loads(tmp_path: Path) -> None:
+    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.fixes import OVERRIDE_HELP, record_fact_fix
+
+    text = README.read_text("utf-8")
+    (example,) = [block for block in JSON_BLOCK.findall(text) if '"postman"' in block]
+    path = tmp_path / "mine.json"
+    path.write_text(example, "utf-8")
+    catalog = load_catalog(overrides=[str(path)])
+    fact = catalog.get("postman").fact("ui.mcpApps.features.serverTools")
+    assert fact is not None and fact.value == "supported"
+    fix = record_fact_fix(catalog.get("postman"), "ui.mcpApps.features.serverTools", "the widget")
+    assert "ui.mcpApps.features.serverTools of host 'postman'" in fix and OVERRIDE_HELP in fix
+    assert "**Your own host facts** (`--catalog FILE`" in text  # the section the fix names

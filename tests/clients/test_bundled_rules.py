@@ -137,7 +137,7 @@ CASES: dict[str, Case] = {
                                 "enum": ["local", "remote", "all"],
                                 "type": "string",
                             },
-                            "contains": {**GIT_BRANCH_SCHEMA["properties"]["contains"], "type": "string"},
+                            "contains": GIT_BRANCH_SCHEMA["properties"]["contains"],  # anyOf [string, null]
                         },
                         "required": ["repo_path", "branch_type"],
                     },

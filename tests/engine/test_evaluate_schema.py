@@ -1,4 +1,6 @@
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -6,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hostcompat.engine.catalog_schema import SCHEMA_FEATURES
-from hostcompat.engine.evaluate_schema import MAX_SCHEMA_DEPTH, schema_constructs
+from hostcompat.engine.evaluate_schema import MAX_SCHEMA_DEPTH, has_type, schema_constructs
 from hostcompat.engine.evaluate_surface import describe_server_surface
 from hostcompat.errors import InvalidInput
 
@@ -80,6 +82,90 @@ def test_definitions_and_combinators_are_walked_too() -> None:
         "$defs": {"A": {"anyOf": [{"type": "object"}]}},
     }
     assert schema_constructs(schema)["object-without-properties"] == "inputSchema.$defs.A.anyOf[0]"
+
+
+OPTIONAL_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Contains"}
+TYPED_NODES = [
+    pytest.param(OPTIONAL_STRING, id="pydantic-optional"),
+    pytest.param({"enum": ["local", "remote"]}, id="enum"),
+    pytest.param({"const": 3}, id="const"),
+    pytest.param({"$ref": "#/$defs/Typed"}, id="ref-to-typed"),
+    pytest.param({"$ref": "#/$defs/Optional"}, id="ref-to-typed-branches"),
+    pytest.param({"$ref": "#/$defs/Loop"}, id="recursive-ref"),
+    pytest.param({"$ref": "https://example.com/s.json"}, id="remote-ref"),
+    pytest.param({"allOf": [{"$ref": "#/$defs/Typed"}], "description": "pydantic v1"}, id="allOf-with-a-typed-branch"),
+    pytest.param({"oneOf": [{"type": "integer"}, {"enum": ["auto"]}]}, id="oneOf-of-typed-branches"),
+    pytest.param({"anyOf": [{"anyOf": [{"type": "string"}, {"const": 1}]}, {"type": "null"}]}, id="nested-combinators"),
+    pytest.param({"anyOf": [{"type": "string"}, False]}, id="false-branch"),
+]
+UNTYPED_NODES = [
+    pytest.param({}, id="any"),
+    pytest.param({"title": "Value"}, id="bare-title"),
+    pytest.param({"description": "free", "default": 3}, id="only-annotations"),
+    pytest.param({"anyOf": [{"type": "string"}, {}]}, id="anyOf-with-an-untyped-branch"),
+    pytest.param({"anyOf": []}, id="empty-anyOf"),
+    pytest.param({"oneOf": [{"type": "string"}, True]}, id="true-branch"),
+    pytest.param({"allOf": [{"description": "x"}]}, id="allOf-without-a-typed-branch"),
+    pytest.param({"$ref": "#/$defs/Untyped"}, id="ref-to-untyped"),
+    pytest.param({"not": {"type": "null"}}, id="not"),
+]
+DEFS = {
+    "Typed": {"type": "object", "properties": {}},
+    "Optional": OPTIONAL_STRING,
+    "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}]},
+    "Untyped": {"title": "Untyped"},
+}
+
+
+def _with_property(node: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"a": node}, "$defs": DEFS}
+
+
+@pytest.mark.parametrize("node", TYPED_NODES)
+def test_a_property_typed_by_enum_const_ref_or_typed_branches_is_not_missing_its_type(node: Any) -> None:
+    schema = _with_property(node)
+    assert has_type(node, schema)
+    assert "missing-type" not in schema_constructs(schema)
+    assert "missing-type" not in schema_constructs({"type": "array", "items": node, "$defs": DEFS})
+
+
+@pytest.mark.parametrize("node", UNTYPED_NODES)
+def test_a_property_nothing_gives_a_type_is_missing_its_type(node: Any) -> None:
+    schema = _with_property(node)
+    assert not has_type(node, schema)
+    assert schema_constructs(schema)["missing-type"] == "inputSchema.properties.a"
+    assert schema_constructs({"type": "array", "items": node, "$defs": DEFS})["missing-type"] == "inputSchema.items"
+
+
+def test_the_root_is_typed_through_a_ref_and_definitions_are_not_checked_on_their_own() -> None:
+    assert "missing-type" not in schema_constructs({"$ref": "#/$defs/Typed", "$defs": DEFS})
+    assert schema_constructs({"$ref": "#/$defs/Untyped", "$defs": DEFS})["missing-type"] == "inputSchema"
+
+
+def test_deep_and_wide_combinators_are_decided_within_the_bounds() -> None:
+    deep: dict[str, Any] = {"description": "leaf"}
+    for _ in range(MAX_SCHEMA_DEPTH * 4):
+        deep = {"anyOf": [deep]}
+    assert has_type(deep)  # past the depth bound a node counts as typed: no false alarm
+    definitions: dict[str, Any] = {f"D{i}": {"anyOf": [{"$ref": f"#/$defs/D{i + 1}"}] * 3} for i in range(25)}
+    definitions["D25"] = {"type": "string"}
+    assert has_type({"$ref": "#/$defs/D0"}, {"$defs": definitions})  # 3**25 paths: each $ref is decided once
+    definitions["D25"] = {"title": "untyped"}
+    assert not has_type({"$ref": "#/$defs/D0"}, {"$defs": definitions})
+
+
+def test_the_git_reference_server_uses_no_untyped_property() -> None:
+    """mcp-server-git's optional arguments are pydantic's anyOf [T, null]: typed, so nothing to report for Codex."""
+    captured = json.loads((Path(__file__).parent / "schema_fixtures" / "mcp-server-git.tools.json").read_text("utf-8"))
+    optional = [
+        name
+        for tool in captured["tools"]
+        for name, prop in tool["inputSchema"]["properties"].items()
+        if "anyOf" in prop and "type" not in prop
+    ]
+    assert optional  # the capture does hold the pydantic Optional shape
+    surface = describe_server_surface(captured["tools"])
+    assert "missing-type" not in surface.schema_uses
 
 
 def nested(depth: int, leaf: dict[str, Any]) -> dict[str, Any]:

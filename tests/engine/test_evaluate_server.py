@@ -270,3 +270,13 @@ def test_the_bundled_catalog_flags_cursor_names_and_the_vscode_tool_cap() -> Non
     assert {f.rule_id for f in evaluation.report("cursor").findings} == {"SERVER-LIMIT-001", "SERVER-NAME-002"}
     assert [f.rule_id for f in evaluation.report("vscode").findings] == ["SERVER-LIMIT-001"]
     assert evaluation.report("mcpjam").findings == ()
+
+
+def test_a_host_needing_types_flags_an_untyped_property_but_not_pydantic_optionals() -> None:
+    optional = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Contains"}
+    typed = plain_tool("git_branch", inputSchema={"type": "object", "properties": {"contains": optional}})
+    untyped = plain_tool("config_set", inputSchema={"type": "object", "properties": {"value": {"title": "Value"}}})
+    profile = host("codex-like", {"server.limits.schemaFeaturesRejected": ["missing-type"]})
+    [finding] = found(server([typed, untyped], profile), "SERVER-SCHEMA-001")
+    assert finding.tools == ("config_set",)
+    assert finding.evidence[0].detail == "inputSchema.properties.value"

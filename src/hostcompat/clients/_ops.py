@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from hostcompat.clients import _catalog, _content, _schemas
+from hostcompat.clients import _catalog, _content, _schema_types, _schemas
 from hostcompat.clients._cow import JSONObject
 
 RESULT_METHODS = frozenset(
@@ -124,6 +124,18 @@ def _strings(allowed: frozenset[str] | None = None, *, max_items: int = 64, max_
     return check
 
 
+def _droppable_keywords(value: Any) -> str | None:
+    problem = _strings()(value)
+    if problem is None:
+        refused = sorted(_schemas.NARROWING_DROPS.intersection(value))
+        if refused:
+            return (
+                f"may not name {', '.join(refused)}: without them additionalProperties or items cover more, or "
+                "$refs dangle, so values the schema accepted would be refused"
+            )
+    return problem
+
+
 def _punctuation(value: Any) -> str | None:
     if not isinstance(value, str) or not 1 <= len(value) <= 32:
         return "must be a string of 1 to 32 punctuation characters"
@@ -188,26 +200,27 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
         ),
         "drop-schema-keywords": ResultOperation(
             "drop-schema-keywords",
-            "remove the given keywords from every node of tool schemas",
+            "remove the given keywords from every node of tool schemas (a root $schema only if it names 2020-12)",
             _TOOLS_LIST,
             _schemas.drop_schema_keywords,
             {
-                "keywords": Param(_strings(), required=True),
+                "keywords": Param(_droppable_keywords, required=True),
                 "fields": Param(_strings(_FIELDS), default=_schemas.INPUT_AND_OUTPUT),
             },
         ),
         "add-missing-schema-types": ResultOperation(
             "add-missing-schema-types",
-            "give every schema node without a type an inferred one (else string)",
+            "give schema nodes without a type the one their enum, const or branches imply; a value node with no "
+            "type evidence at all gets the one its keywords suggest, else string (this narrows it)",
             _TOOLS_LIST,
-            _schemas.add_missing_schema_types,
+            _schema_types.add_missing_schema_types,
             {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
         ),
         "move-type-into-anyof": ResultOperation(
             "move-type-into-anyof",
             "never keep type beside anyOf: move a string type into untyped branches",
             _TOOLS_LIST,
-            _schemas.move_schema_type_into_any_of,
+            _schema_types.move_schema_type_into_any_of,
             {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
         ),
         "drop-output-schema": ResultOperation(

@@ -1,14 +1,16 @@
-"""JSON Schema rewrites of tool `inputSchema`/`outputSchema`: inline refs, drop keywords, add or move `type`.
+"""JSON Schema rewrites of tool `inputSchema`/`outputSchema`: inline refs, drop keywords, drop `outputSchema`.
 
 Schema-aware: only subschema positions are visited, so a property *named* `$schema` or an `enum`
 value shaped like a schema is never touched. Depth and work are bounded; a schema that cannot be
-rewritten safely (a recursive or dangling `$ref`, too much expansion) is left exactly as it is.
+rewritten safely (a recursive or dangling `$ref`, too much expansion, keywords whose meaning would
+change) is left exactly as it is: no rewrite here makes a value invalid that the schema accepted.
+The rewrites of `type` are in `hostcompat.clients._schema_types`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -18,7 +20,6 @@ from hostcompat.clients._cow import (
     map_list_field,
     map_values,
     replace_key,
-    with_key,
     without_keys,
 )
 
@@ -53,6 +54,26 @@ _SUBSCHEMA_KEYS = _MAPS_SET | _ONE_SET | _MANY_SET
 _DEFINITION_KEYS = ("$defs", "definitions")
 # Keys that may sit beside `$ref` and be merged into the inlined target without changing its meaning.
 _ANNOTATION_KEYS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly"})
+# Keywords whose meaning depends on another keyword of the same node: a `$ref`'s siblings are merged into its
+# target only when no group has members on both sides (`additionalProperties` beside a `$ref` to an object with
+# `properties` means "no properties at all" before the merge and "no other properties" after it).
+_INTERPLAY = (
+    frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties"}),
+    frozenset({"prefixItems", "items", "additionalItems", "unevaluatedItems", "contains"}),
+    frozenset({"contains", "minContains", "maxContains"}),
+    frozenset({"if", "then", "else"}),
+    frozenset({"minimum", "exclusiveMinimum"}),
+    frozenset({"maximum", "exclusiveMaximum"}),
+)
+# `unevaluated*` sees what every in-place applicator of its node evaluated: never merged across a `$ref`.
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+# Keywords that change how a `$ref` resolves: a schema holding one below its root is never inlined.
+_SCOPE_KEYS = ("$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef")
+# Before 2019-09 the siblings of a `$ref` are ignored: only annotations (and the dialect) are carried over.
+_LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
+_LEGACY_SIBLINGS = _ANNOTATION_KEYS | {"$schema"}
+DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The dialect of a tool schema without `$schema` (the MCP specification's default)."""
 _INDEX = re.compile(r"[0-9]{1,9}")
 
 Change = Callable[[Any], Any]
@@ -62,15 +83,22 @@ def _is_object(value: object) -> bool:
     return type(value) is dict or isinstance(value, Mapping)  # the exact-type test first: the ABC check is slow
 
 
-def map_subschemas(node: JSONObject, change: Change, *, skip: Sequence[str] = ()) -> JSONObject:
-    """`node` with `change` applied to each direct subschema (copy-on-write; keys in `skip` not visited)."""
+def map_subschemas(
+    node: JSONObject, change: Change, *, skip: Collection[str] = (), only: Collection[str] | None = None
+) -> JSONObject:
+    """`node` with `change` applied to each direct subschema (copy-on-write): those under the keywords in `only`
+    (default: every keyword that holds subschemas), except the keywords in `skip`."""
     present = _SUBSCHEMA_KEYS.intersection(node.keys())
+    if present and only is not None:
+        present = present.intersection(only)
+    if present and skip:
+        present = present.difference(skip)
     if not present:  # a leaf: the common case, kept cheap
         return node
     out = node
     for key in sorted(present):
         value = node[key]
-        if key in _MAPS_SET and key not in skip and _is_object(value):
+        if key in _MAPS_SET and _is_object(value):
             out = replace_key(out, key, lambda schemas: map_values(schemas, change))
         elif key in _ONE_SET and _is_object(value):
             out = replace_key(out, key, change)
@@ -126,6 +154,8 @@ class _Inliner:
         self.budget = MAX_INLINED_NODES
         self.inlined = 0
         self.failed = False
+        dialect = root.get("$schema")
+        self.legacy = isinstance(dialect, str) and any(name in dialect for name in _LEGACY_DIALECTS)
 
     def visit(self, node: Any, depth: int, active: tuple[str, ...], at_root: bool) -> Any:
         if self.failed or not isinstance(node, Mapping):
@@ -138,10 +168,9 @@ class _Inliner:
         if isinstance(ref, str):
             target = resolve_pointer(self.root, ref)
             siblings = without_keys(node, ("$ref",))
-            clash = not isinstance(target, Mapping) or any(
-                key in target and key not in _ANNOTATION_KEYS for key in siblings
-            )
-            if ref in active or clash or not isinstance(target, Mapping):
+            if self.legacy:
+                siblings = {key: value for key, value in siblings.items() if key in _LEGACY_SIBLINGS}
+            if ref in active or not isinstance(target, Mapping) or _clashes(target, siblings):
                 self.failed = True
                 return node
             self.inlined += 1
@@ -150,125 +179,64 @@ class _Inliner:
         return map_subschemas(node, lambda child: self.visit(child, depth + 1, active, False), skip=skip)
 
 
+def _clashes(target: Mapping[str, Any], siblings: Mapping[str, Any]) -> bool:
+    """Whether merging `siblings` into `target` could change what the pair accepts together."""
+    if any(key in target and key not in _ANNOTATION_KEYS for key in siblings):
+        return True
+    if siblings.keys() - _ANNOTATION_KEYS and _UNEVALUATED.intersection({*target, *siblings}):
+        return True
+    return any(group.intersection(siblings) and group.intersection(target) for group in _INTERPLAY)
+
+
 def inline_refs(schema: JSONObject) -> JSONObject:
     """`schema` with every local `$ref` replaced by its target and the root `$defs`/`definitions` dropped.
 
-    Keywords beside a `$ref` are merged into the target when they are annotations (title,
-    description, default, …) or absent from it. The original comes back unchanged when any `$ref`
-    is recursive, dangling, remote, clashes with its siblings, or the expansion exceeds the budget.
+    Keywords beside a `$ref` are merged into the target when they are annotations (title, description,
+    default, …) or absent from it and independent of its keywords; in a draft-07 (or older) schema, where
+    they are ignored, only annotations are kept. The original comes back unchanged when any `$ref` is
+    recursive, dangling, remote or an anchor, clashes with its siblings, the schema scopes its refs with
+    `$id`/`$anchor`/`$dynamicRef` below the root, or the expansion exceeds the budget.
     """
     inliner = _Inliner(schema)
     out = inliner.visit(schema, 0, (), True)
-    if inliner.failed or not inliner.inlined or not isinstance(out, Mapping):
+    if inliner.failed or not inliner.inlined or not isinstance(out, Mapping) or _scopes_refs(schema):
         return schema
     return without_keys(out, _DEFINITION_KEYS)
 
 
+def _scopes_refs(schema: JSONObject) -> bool:
+    """Whether a node of `schema` (an `$id` below the root, an anchor, a dynamic ref) changes how `$ref`s resolve."""
+    found = False
+
+    def look(node: JSONObject) -> JSONObject:
+        nonlocal found
+        found = found or any(key in node for key in _SCOPE_KEYS if key != "$id" or node is not schema)
+        return node
+
+    transform_schema(schema, look)
+    return found
+
+
+NARROWING_DROPS = frozenset(
+    {"properties", "patternProperties", "prefixItems", "$defs", "definitions", *_SCOPE_KEYS, "$vocabulary"}
+)
+"""Keywords `drop_keywords` refuses: without them `additionalProperties`/`items` cover more, or `$ref`s dangle."""
+
+
 def drop_keywords(schema: JSONObject, keywords: Sequence[str]) -> JSONObject:
-    """`schema` without the given keywords in any schema node (property names are not keywords)."""
-    return transform_schema(schema, lambda node: without_keys(node, keywords))
+    """`schema` without the given keywords in any schema node (property names are not keywords).
 
-
-def json_type(value: object) -> str:
-    """The JSON Schema type name of a JSON value."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if value is None:
-        return "null"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "object"
-
-
-def _branch_type(node: JSONObject) -> str | None:
-    # Optional[T] (anyOf [T, null]) is a T; several non-null types fall back to "string" (what a
-    # model can always produce); branches without a declared type give no evidence.
-    declared: list[str] = []
-    for key in ("anyOf", "oneOf", "allOf"):
-        branches = node.get(key)
-        if isinstance(branches, list):
-            declared.extend(
-                branch["type"]
-                for branch in branches
-                if isinstance(branch, Mapping) and isinstance(branch.get("type"), str)
-            )
-    non_null = set(declared) - {"null"}
-    if len(non_null) == 1:
-        return non_null.pop()
-    if non_null:
-        return "string"
-    return "null" if declared else None
-
-
-def infer_type(node: JSONObject) -> str | None:
-    """The `type` a schema node evidently has, `"string"` when nothing says otherwise, or None when unsure.
-
-    Nodes with `$ref`, `not` or `if`, and combinators whose branches declare no type, are unsure.
+    The root's `$schema` is dropped only when it names the default dialect (2020-12): without it a draft-07
+    schema would be read as 2020-12, where `$ref` siblings and `items` mean something else.
     """
-    if any(key in node for key in ("anyOf", "oneOf", "allOf")):
-        return _branch_type(node)
-    if any(key in node for key in ("$ref", "not", "if")):
-        return None
-    if any(key in node for key in ("properties", "additionalProperties", "patternProperties", "required")):
-        return "object"
-    if any(key in node for key in ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")):
-        return "array"
-    if "const" in node:
-        return json_type(node["const"])
-    enum = node.get("enum")
-    if isinstance(enum, list) and enum:
-        types = {json_type(value) for value in enum}
-        if types == {"integer", "number"}:
-            return "number"
-        return types.pop() if len(types) == 1 else None
-    if node.get("default") is not None:
-        return json_type(node["default"])
-    if any(key in node for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
-        return "number"
-    return "string"
+    dialect = schema.get("$schema")
+    keeps_dialect = isinstance(dialect, str) and dialect.rstrip("#") != DEFAULT_DIALECT
+    at_root = tuple(key for key in keywords if key != "$schema") if keeps_dialect else keywords
+    return transform_schema(schema, lambda node: without_keys(node, at_root if node is schema else keywords))
 
 
-def add_missing_types(schema: JSONObject) -> JSONObject:
-    """`schema` with an inferred `type` on every node that has none, children first (so branches inform parents).
-
-    Nodes `infer_type` is unsure about are left untyped.
-    """
-
-    def add(node: JSONObject) -> JSONObject:
-        if "type" in node:
-            return node
-        inferred = infer_type(node)
-        return node if inferred is None else with_key(node, "type", inferred)
-
-    return transform_schema(schema, add, bottom_up=True)
-
-
-def move_type_into_any_of(schema: JSONObject) -> JSONObject:
-    """`schema` with no node holding both `type` and `anyOf`: a string `type` moves into untyped branches."""
-
-    def move(node: JSONObject) -> JSONObject:
-        any_of = node.get("anyOf")
-        if "type" not in node or not isinstance(any_of, list):
-            return node
-        outer = node["type"]
-
-        def push(branch: object) -> object:
-            if isinstance(outer, str) and isinstance(branch, Mapping) and "type" not in branch and "$ref" not in branch:
-                return with_key(branch, "type", outer)
-            return branch
-
-        return with_key(without_keys(node, ("type",)), "anyOf", map_list(any_of, push))
-
-    return transform_schema(schema, move)
-
-
-def _map_tool_schemas(method: str, payload: JSONObject, fields: Sequence[str], change: Change) -> JSONObject:
+def map_schema_tools(method: str, payload: JSONObject, fields: Sequence[str], change: Change) -> JSONObject:
+    """tools/list: `payload` with `change` applied to each tool's schema `fields` (other methods: unchanged)."""
     if method != "tools/list":
         return payload
 
@@ -286,25 +254,15 @@ def _map_tool_schemas(method: str, payload: JSONObject, fields: Sequence[str], c
 
 def inline_schema_refs(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
     """tools/list: inline `$ref`s in each tool's schemas (`fields`, default input and output)."""
-    return _map_tool_schemas(method, payload, params.get("fields", INPUT_AND_OUTPUT), inline_refs)
+    return map_schema_tools(method, payload, params.get("fields", INPUT_AND_OUTPUT), inline_refs)
 
 
 def drop_schema_keywords(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
     """tools/list: remove `keywords` from every node of each tool's schemas."""
     keywords: Sequence[str] = params.get("keywords", ())
-    return _map_tool_schemas(
+    return map_schema_tools(
         method, payload, params.get("fields", INPUT_AND_OUTPUT), lambda schema: drop_keywords(schema, keywords)
     )
-
-
-def add_missing_schema_types(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
-    """tools/list: give every schema node a `type` (default: input schemas only)."""
-    return _map_tool_schemas(method, payload, params.get("fields", INPUT_ONLY), add_missing_types)
-
-
-def move_schema_type_into_any_of(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
-    """tools/list: never leave `type` beside `anyOf` (default: input schemas only)."""
-    return _map_tool_schemas(method, payload, params.get("fields", INPUT_ONLY), move_type_into_any_of)
 
 
 def drop_output_schema(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
@@ -317,22 +275,19 @@ def drop_output_schema(method: str, payload: JSONObject, params: Mapping[str, An
 
 
 __all__ = [
+    "DEFAULT_DIALECT",
     "INPUT_AND_OUTPUT",
     "INPUT_ONLY",
     "MAX_INLINED_NODES",
     "MAX_SCHEMA_DEPTH",
-    "add_missing_schema_types",
-    "add_missing_types",
+    "NARROWING_DROPS",
     "drop_keywords",
     "drop_output_schema",
     "drop_schema_keywords",
-    "infer_type",
     "inline_refs",
     "inline_schema_refs",
-    "json_type",
+    "map_schema_tools",
     "map_subschemas",
-    "move_schema_type_into_any_of",
-    "move_type_into_any_of",
     "resolve_pointer",
     "transform_schema",
 ]

@@ -27,6 +27,7 @@ from hostcompat.engine.evaluate_model import (
 )
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Severity, cut_snippet
+from hostcompat.engine.fixes import record_fact_fix
 from hostcompat.engine.tool_meta import Bridge, ToolInspection
 
 _RANK: Final = {"unsupported": 0, "unknown": 1, "partial": 2, "supported": 3}
@@ -186,7 +187,7 @@ def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]
 
 def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[str]:
     if order == 2:
-        return ["Check the widget on this host and add the fact to a catalog override file."]
+        return [record_fact_fix(lane.host, " or ".join(_BRIDGE_FORMATS[bridge]), "the widget")]
     if order == 3:
         return ["Check the widget on this host; keep its text content useful on its own."]
     facts = lane.host.facts

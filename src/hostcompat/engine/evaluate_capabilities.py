@@ -24,6 +24,7 @@ from hostcompat.engine.evaluate_model import (
 )
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Severity, cut_snippet
+from hostcompat.engine.fixes import GUARDED_FIX, capability_fix, record_fact_fix
 from hostcompat.engine.server_facts import WIDGET_NEEDS, WidgetUsage
 
 MCP_APPS_FORMAT: Final = "ui.formats.mcp-apps"
@@ -137,7 +138,7 @@ def _capability_findings(
                 open_tools,
                 fact,
                 severity=severity,
-                remediation=_capability_fix(need, level),
+                remediation=capability_fix(need, level),
             )
         if guarded_tools:
             detail = f"{label}: widget tool(s) {name_list(guarded_tools)} check for it first, and {host} {how}."
@@ -151,6 +152,7 @@ def _capability_findings(
                 guarded_tools,
                 fact,
                 guarded=True,
+                remediation=GUARDED_FIX,
             )
         return
     if open_tools and need not in _INFO_NEEDS:
@@ -166,7 +168,7 @@ def _capability_findings(
         tools,
         fact,
         guarded=not open_tools,
-        remediation="Check the widget on this host and add the fact to a catalog override.",
+        remediation=record_fact_fix(lane.host, path, "the widget"),
     )
 
 
@@ -209,21 +211,6 @@ def _permission_findings(
         fact,
         remediation="Make the widget work without these permissions, or feature-detect them before use.",
         path=PERMISSION_ALLOW if fact is allow else feature_path,
-    )
-
-
-def _capability_fix(need: str, level: str) -> str:
-    if need == "mcpUiActions":
-        return (
-            "Inject a host adapter into the page (@mcp-ui/server createUIResource adapters: mcpApps, appsSdk) so its "
-            "actions become MCP Apps requests or window.openai calls, or use the ext-apps App API."
-        )
-    if need == "openaiApps":
-        return "Use the MCP Apps bridge (ext-apps App) instead of window.openai, or feature-detect window.openai."
-    verb = "lacks" if level == "unsupported" else "only partly supports"
-    return (
-        f"Check getHostCapabilities() before using {need} and offer a fallback where the host {verb} it, or do "
-        "without it."
     )
 
 

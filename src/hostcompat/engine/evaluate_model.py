@@ -300,7 +300,9 @@ def with_client_rules(remediation: str, rules: Sequence[str], *, only_when: str 
     names = ", ".join(rules)
     verb = "rewrites" if len(rules) == 1 else "rewrite"
     case = "" if only_when is None else f" {only_when}"
-    return cut_text(f"{remediation} The hostcompat proxy/middleware rule {names} {verb} this for this host{case}.")
+    how = "hostcompat proxy -- <server command>, or hostcompat.clients.install(server) in a Python server"
+    rule = f"its rule {names} {verb} this for this host{case}"
+    return cut_text(f"{remediation} Or serve it through hostcompat ({how}): {rule}.")
 
 
 def weakest_lane(lanes: Iterable[LaneVerdict]) -> Provenance | None:

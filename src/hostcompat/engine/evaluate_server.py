@@ -59,7 +59,10 @@ SCHEMA_FIXES: Final = {
     "bare-title": ("Give every schema node a type (a node that is only a title fails).", None),
     "oneOf": ("Use anyOf instead of oneOf.", None),
     "object-without-properties": ("Give every object schema a properties object, even an empty one.", None),
-    "missing-type": ("Give every property a type.", "add-missing-schema-types"),
+    "missing-type": (
+        "Give every property a type: a type keyword, an enum or const, or anyOf branches that each have one.",
+        "add-missing-schema-types",
+    ),
     "additionalProperties-not-false": ("Set additionalProperties to false on every object schema.", None),
 }
 """Schema construct → (the fix in words, the client rewrite that does it, if any)."""

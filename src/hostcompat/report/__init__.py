@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from hostcompat.report.document import summarize as summarize
     from hostcompat.report.document import verdict_rank as verdict_rank
     from hostcompat.report.grouping import FindingGroup as FindingGroup
+    from hostcompat.report.grouping import UnknownReasons as UnknownReasons
     from hostcompat.report.grouping import group_findings as group_findings
+    from hostcompat.report.grouping import unknown_reasons as unknown_reasons
     from hostcompat.report.html import render_html as render_html
     from hostcompat.report.json_text import json_text as json_text
     from hostcompat.report.markdown import escape_markdown as escape_markdown
@@ -43,6 +45,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "REPORT_SCHEMA": ("hostcompat.report.document", "REPORT_SCHEMA"),
     "SARIF_SCHEMA": ("hostcompat.report.sarif", "SARIF_SCHEMA"),
     "SARIF_VERSION": ("hostcompat.report.sarif", "SARIF_VERSION"),
+    "UnknownReasons": ("hostcompat.report.grouping", "UnknownReasons"),
     "VERDICTS": ("hostcompat.report.document", "VERDICTS"),
     "artifact_uri": ("hostcompat.report.sarif", "artifact_uri"),
     "check_document": ("hostcompat.report.document", "check_document"),
@@ -58,6 +61,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "report_document": ("hostcompat.report.document", "report_document"),
     "server_entry": ("hostcompat.report.document", "server_entry"),
     "summarize": ("hostcompat.report.document", "summarize"),
+    "unknown_reasons": ("hostcompat.report.grouping", "unknown_reasons"),
     "verdict_rank": ("hostcompat.report.document", "verdict_rank"),
 }
 """Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
@@ -88,6 +92,7 @@ __all__ = [
     "REPORT_SCHEMA",
     "SARIF_SCHEMA",
     "SARIF_VERSION",
+    "UnknownReasons",
     "VERDICTS",
     "artifact_uri",
     "check_document",
@@ -103,5 +108,6 @@ __all__ = [
     "report_document",
     "server_entry",
     "summarize",
+    "unknown_reasons",
     "verdict_rank",
 ]

@@ -1,12 +1,27 @@
-"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to."""
+"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to.
+
+Findings group only when everything a report prints of them is the same (rule, severity, title, detail, fix, tools,
+resources, host fact): two findings that say different things are never merged, so no text drops one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 _SEVERITY_ORDER = {"blocker": 0, "degraded": 1, "info": 2}
+_TEXT_FIELDS: Final = (
+    "ruleId",
+    "severity",
+    "title",
+    "detail",
+    "remediation",
+    "provenance",
+    "factSource",
+    "factDate",
+)
+_LIST_FIELDS: Final = ("tools", "resources")
 
 
 @dataclass(frozen=True)
@@ -17,21 +32,30 @@ class FindingGroup:
     hosts: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class UnknownReasons:
+    """Why one lane of one host is unknown, in the order the engine gave the reasons."""
+
+    host: str
+    lane: str
+    reasons: tuple[str, ...]
+
+
+def _key(finding: Mapping[str, Any]) -> tuple[Any, ...]:
+    texts = tuple(str(finding.get(field)) if finding.get(field) is not None else None for field in _TEXT_FIELDS)
+    lists = tuple(tuple(str(item) for item in finding.get(field) or ()) for field in _LIST_FIELDS)
+    return texts + lists
+
+
 def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
-    """Findings keyed by rule id, tools, resources and remediation; worst severity first, then by rule id."""
+    """Findings that print the same, with their hosts; worst severity first, then by rule id, else in host order."""
     order: list[tuple[Any, ...]] = []
     first: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     where: dict[tuple[Any, ...], list[str]] = {}
     for host in hosts:
         label = str(host.get("hostLabel") or host.get("hostId"))
         for finding in host.get("findings") or ():
-            key = (
-                finding.get("ruleId"),
-                tuple(finding.get("tools") or ()),
-                tuple(finding.get("resources") or ()),
-                finding.get("remediation"),
-                finding.get("severity"),
-            )
+            key = _key(finding)
             if key not in first:
                 order.append(key)
                 first[key] = finding
@@ -43,4 +67,17 @@ def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
     return groups
 
 
-__all__ = ["FindingGroup", "group_findings"]
+def unknown_reasons(hosts: Sequence[Mapping[str, Any]]) -> list[UnknownReasons]:
+    """Each lane of each host that gave reasons for an unknown verdict, in host and lane order."""
+    out: list[UnknownReasons] = []
+    for host in hosts:
+        label = str(host.get("hostLabel") or host.get("hostId"))
+        lanes = host.get("lanes")
+        for lane, verdict in lanes.items() if isinstance(lanes, Mapping) else ():
+            reasons = verdict.get("unknown") if isinstance(verdict, Mapping) else None
+            if isinstance(reasons, list) and reasons:
+                out.append(UnknownReasons(label, str(lane), tuple(str(reason) for reason in reasons)))
+    return out
+
+
+__all__ = ["FindingGroup", "UnknownReasons", "group_findings", "unknown_reasons"]

@@ -1,4 +1,5 @@
-"""Markdown output: a host-by-verdict table per server, then the findings with their remediation.
+"""Markdown output: a host-by-verdict table per server, why each unknown lane is unknown, then the findings with
+their remediation (findings that say different things are listed apart, never merged).
 
 Everything a server sent is untrusted: table cells and text are escaped so a tool name cannot break the table or
 inject markup.
@@ -10,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from hostcompat.report.grouping import group_findings
+from hostcompat.report.grouping import group_findings, unknown_reasons
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
@@ -73,6 +74,13 @@ def render_markdown(document: Mapping[str, Any]) -> str:
         for event in server.get("events") or ():
             out.append(f"> **{escape_markdown(event.get('code'))}**: {escape_markdown(event.get('message', ''))}")
         if server.get("events"):
+            out.append("")
+        unknown = unknown_reasons(hosts)
+        if unknown:
+            out += ["### Why unknown", ""]
+            for lane in unknown:
+                where = f"- **{escape_markdown(lane.host)}** ({escape_markdown(lane.lane)} lane): "
+                out += [where + escape_markdown(reason) for reason in lane.reasons]
             out.append("")
         groups = group_findings(hosts)
         if groups:

@@ -1,4 +1,5 @@
-"""Terminal output: a host-by-verdict table per server, then each finding once with the hosts it applies to.
+"""Terminal output: a host-by-verdict table per server, why each unknown lane is unknown, then each finding once
+with the hosts it applies to (findings that say different things are printed apart, never merged).
 
 Plain text by default (CI logs, pipes); `render_rich` adds colour and a real table when `rich` is installed and the
 output is a terminal. Server-sent strings are printed as text, never interpreted as markup.
@@ -10,7 +11,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from hostcompat.report.grouping import group_findings
+from hostcompat.report.grouping import UnknownReasons, group_findings, unknown_reasons
 
 _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
 
@@ -41,6 +42,7 @@ def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
                 out.append(f"  {_MARKS.get(verdict, '??')} {label:<{label_width}}  {verdict:<8}  {count} {noun}")
         summary = server.get("summary") or {}
         out.append("  " + ", ".join(f"{summary.get(v, 0)} {v}" for v in ("works", "degraded", "blocked", "unknown")))
+        out += _unknown_block(unknown_reasons(hosts), width)
         for group in group_findings(hosts):
             out += _finding_block(group.finding, group.hosts, width)
         if server.get("hygiene"):
@@ -50,6 +52,17 @@ def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
                 out += _finding_block(finding, (), width)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _unknown_block(lanes: list[UnknownReasons], width: int) -> list[str]:
+    if not lanes:
+        return []
+    lines = ["", "  Why unknown:"]
+    for lane in lanes:
+        for reason in lane.reasons:
+            text = f"{_clean(lane.host)} ({_clean(lane.lane)} lane): {_clean(reason)}"
+            lines += _wrap(text, width, "    - ", "        ")
+    return lines
 
 
 def _finding_block(finding: Mapping[str, Any], hosts: tuple[str, ...], width: int) -> list[str]:
@@ -72,8 +85,15 @@ def _finding_block(finding: Mapping[str, Any], hosts: tuple[str, ...], width: in
             f" ({_clean(finding.get('factDate', 'undated'))})"
         )
     for paragraph in body:
-        lines += textwrap.wrap(paragraph, width=width, initial_indent=indent, subsequent_indent=indent + "  ")
+        lines += _wrap(paragraph, width, indent, indent + "  ")
     return lines
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+    """`text` wrapped at spaces only (never inside a rule id, URL or name), so joining its lines gives it back."""
+    return textwrap.wrap(
+        text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False
+    )
 
 
 def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | None = None) -> bool:
@@ -107,6 +127,8 @@ def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | Non
                 Text(str(len(host.get("findings") or ()))),
             )
         console.print(table)
+        for line in _unknown_block(unknown_reasons(server.get("hosts") or ()), console.width - 2):
+            console.print(Text(line))
         for group in group_findings(server.get("hosts") or ()):
             for line in _finding_block(group.finding, group.hosts, console.width - 2):
                 console.print(Text(line))

@@ -1,0 +1,201 @@
+"""The text and Markdown reports print every finding the JSON report holds, and every reason behind an unknown lane.
+
+Checked on real servers: the built-in demo and the MCP project's pdf example server (npm), each snapshotted once and
+then checked offline in the three formats. A finding is identified by rule id, title and detail, as printed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hostcompat.cli import main
+from hostcompat.report import escape_markdown, render_markdown, render_text
+
+REPO = Path(__file__).resolve().parents[2]
+PDF_ENTRY = REPO / "interop" / "node_modules" / "@modelcontextprotocol" / "server-pdf" / "dist" / "index.js"
+FORMATS = ("json", "text", "markdown")
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def snapshot(tmp: Path, *target: str) -> Path:
+    path = tmp / "snapshot.json"
+    code, _, err = run("snapshot", "-o", str(path), *target)
+    assert code == 0, err
+    return path
+
+
+def reports(path: Path, *options: str) -> dict[str, str]:
+    out = {}
+    for form in FORMATS:
+        _, out[form], err = run("check", str(path), "--format", form, "--fail-on", "never", *options)
+        assert out[form], err
+    return out
+
+
+def findings(document: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {
+        (finding["ruleId"], finding["title"], finding["detail"])
+        for server in document["servers"]
+        for host in server["hosts"]
+        for finding in host["findings"]
+    }
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+def unwrapped(text: str) -> str:
+    """The text report with each wrapped paragraph back on one line (continuations are indented two more)."""
+    return re.sub(r"\n {8,}", " ", text)
+
+
+def printed_in_text(text: str) -> set[tuple[str, str, str]]:
+    """(rule id, title, paragraph) for each paragraph of each finding block of the text report."""
+    found = set()
+    blocks = re.findall(r"^  - (\S+) \[\w+\] (.*)\n((?:      .*\n?)*)", unwrapped(text), flags=re.MULTILINE)
+    for rule, title, body in blocks:
+        for line in body.splitlines():
+            found.add((rule, title, line.strip()))
+    return found
+
+
+def missing_from_text(document: dict[str, Any], text: str) -> list[tuple[str, str, str]]:
+    printed = printed_in_text(text)
+    return sorted(key for key in findings(document) if (key[0], _plain(key[1]), _plain(key[2])) not in printed)
+
+
+def missing_from_markdown(document: dict[str, Any], markdown: str) -> list[tuple[str, str, str]]:
+    missing = []
+    for rule, title, detail in sorted(findings(document)):
+        head = re.escape(f"- **{escape_markdown(rule)}** (")
+        pattern = (
+            head
+            + r"\w+\): "
+            + re.escape(escape_markdown(title))
+            + r".*\n(?:  .*\n)*?  "
+            + re.escape(escape_markdown(detail))
+            + r"\n"
+        )
+        if not re.search(pattern, markdown):
+            missing.append((rule, title, detail))
+    return missing
+
+
+def unknown_lanes(document: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [
+        (host["hostLabel"], lane, reason)
+        for server in document["servers"]
+        for host in server["hosts"]
+        for lane, verdict in host["lanes"].items()
+        for reason in verdict["unknown"]
+    ]
+
+
+def assert_complete(out: dict[str, str]) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(out["json"])
+    assert findings(document)
+    assert missing_from_text(document, out["text"]) == []
+    assert missing_from_markdown(document, out["markdown"]) == []
+    for host, lane, reason in unknown_lanes(document):
+        assert f"- {host} ({lane} lane): {reason}" in unwrapped(out["text"])
+        assert f"- **{escape_markdown(host)}** ({lane} lane): {escape_markdown(reason)}" in out["markdown"]
+    return document
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return snapshot(tmp_path_factory.mktemp("demo"), "--demo")
+
+
+def test_the_demo_reports_print_every_finding_and_unknown_reason(demo: Path) -> None:
+    document = assert_complete(reports(demo))
+    assert unknown_lanes(document)
+
+
+def test_two_postman_findings_of_one_rule_with_different_titles_are_both_printed(demo: Path) -> None:
+    out = reports(demo, "--host", "postman")
+    document = assert_complete(out)
+    [host] = document["servers"][0]["hosts"]
+    titles = [finding["title"] for finding in host["findings"]]
+    assert len(titles) == 2 and len(set(titles)) == 2
+    assert "2 findings" in out["text"]
+    assert all(out["text"].count(title) == 1 and escape_markdown(title) in out["markdown"] for title in titles)
+
+
+def test_the_renderers_never_merge_findings_that_say_different_things() -> None:
+    def finding(title: str, detail: str) -> dict[str, Any]:
+        return {"ruleId": "APPS-CAP-002", "severity": "info", "title": title, "detail": detail, "tools": ["t"]}
+
+    hosts = [
+        {"hostId": "a", "hostLabel": "A", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on A")]},
+        {"hostId": "b", "hostLabel": "B", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on B")]},
+        {"hostId": "c", "hostLabel": "C", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on A")]},
+    ]
+    document = {"servers": [{"server": {"name": "s"}, "hosts": hosts, "summary": {}}]}
+    text, markdown = render_text(document), render_markdown(document)
+    assert "hosts: A, C" in text and "hosts: B" in text
+    assert "on A" in text and "on B" in text
+    assert "on A" in markdown and "on B" in markdown
+
+
+def _pdf_server() -> None:
+    missing = [
+        why
+        for ok, why in ((shutil.which("node"), "node is not on PATH"), (PDF_ENTRY.is_file(), "no pdf server"))
+        if not ok
+    ]
+    if missing:
+        message = "interop: " + "; ".join(missing) + " (run npm ci in interop/)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.mark.interop
+def test_the_pdf_server_reports_print_every_finding_and_unknown_reason(tmp_path: Path) -> None:
+    _pdf_server()
+    path = snapshot(tmp_path, "--", "node", str(PDF_ENTRY), "--stdio")
+    document = assert_complete(reports(path))
+    assert len(findings(document)) > 50  # many hosts, many capabilities: a real test of the grouping
+    assert_actionable(document)
+
+
+def assert_actionable(document: dict[str, Any]) -> None:
+    """Every finding has a fix; a fix naming a hostcompat rule names a bundled one, and one sending the author to
+    the catalog names the fact, the host and --catalog."""
+    from hostcompat.clients import load_bundled_rules
+    from hostcompat.engine.catalog_schema import FACT_FIELDS
+
+    rules = {rule.id for rule in load_bundled_rules()}
+    for server in document["servers"]:
+        for host in server["hosts"]:
+            for finding in host["findings"]:
+                fix = finding.get("remediation") or ""
+                assert fix, finding
+                for named in re.findall(r"its rules? ([\w.,\- ]+?) rewrites?", fix):
+                    assert {name.strip() for name in named.split(",")} <= rules, fix
+                if "catalog" in fix:
+                    fact = re.search(rf"the fact (\S+) of host '{re.escape(host['hostId'])}'", fix)
+                    assert fact is not None and "--catalog FILE" in fix, fix
+                    assert all(path in FACT_FIELDS for path in fact.group(1).split(" or ")), fix
+        assert all(finding.get("remediation") for finding in server.get("hygiene") or ()), server["hygiene"]
+
+
+def test_every_finding_on_the_demo_says_what_to_do(demo: Path) -> None:
+    assert_actionable(json.loads(reports(demo)["json"]))
