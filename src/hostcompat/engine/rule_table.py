@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from hostcompat.engine.rule_table_check import CHECK_RULE_ROWS
+
 _SPEC: Final = "MCP Apps specification 2026-01-26 (ext-apps specification/2026-01-26/apps.mdx)"
 _DRAFT: Final = "MCP Apps draft specification, 'Metadata Location' (ext-apps specification/draft/apps.mdx)"
 _VALIDATOR: Final = "ext-apps mcp-app-validator static server rules (src/validator/rules.ts)"
@@ -17,7 +19,6 @@ _MCPJAM: Final = "MCPJam host-compat engine (MCPJam/inspector sdk/src/host-compa
 _VIANT: Final = "viant/mcp-ui resource and meta packages"
 _MCP: Final = "MCP specification, tools/list"
 _CATALOG: Final = "hostcompat host catalog (hostcompat/data/hosts.json)"
-_HOSTCOMPAT: Final = "hostcompat widget scanner (hostcompat.engine.scan)"
 
 RuleRow = tuple[str, str, str, str, str, str]
 """(rule id, title, default severity, lane, description, source)."""
@@ -491,43 +492,7 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "type; OpenAI hosts ignore it.",
         _MIGRATION,
     ),
-    # --- what the check itself had to bound (hostcompat.checking) ------------------------------------------------
-    (
-        "CHECK-LONG-001",
-        "Tool value too long",
-        "degraded",
-        "server",
-        "A tool's name, title or widget URI is over 1,024 characters. Hosts cap tool names near 64 characters (the "
-        "MCP specification advises at most 128); the check cuts the value to 1,024 characters and goes on.",
-        _MCP,
-    ),
-    (
-        "CHECK-LONG-002",
-        "Resource value too long",
-        "degraded",
-        "apps",
-        "A resource's URI, name, title or MIME type is over 1,024 characters; the check cuts it to 1,024 characters "
-        "and goes on.",
-        _MCP,
-    ),
-    (
-        "CHECK-SCAN-001",
-        "Widget not analysed within the check's budget",
-        "info",
-        "apps",
-        "The check's time (--timeout) or its widget size budget ran out before this widget's code was read, so what "
-        "it needs of a host is unknown.",
-        _HOSTCOMPAT,
-    ),
-    (
-        "CHECK-SCAN-002",
-        "Widget analysed only in part",
-        "info",
-        "apps",
-        "The widget holds more candidate bridge calls than the scanner looks at (or more scripts than it reads); "
-        "the needs found are real, but later calls were not looked at.",
-        _HOSTCOMPAT,
-    ),
+    *CHECK_RULE_ROWS,
 )
 
 __all__ = ["RULE_ROWS", "RuleRow"]
