@@ -9,18 +9,42 @@ snapshot is fast and offline.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from hostcompat.engine.catalog_model import Catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
+from hostcompat.engine.finding_rules import finding_for
+from hostcompat.engine.findings import Evidence, Finding
 from hostcompat.engine.hygiene import check_server_hygiene
+from hostcompat.engine.long_values import cut_content_item, cut_long_values, cut_value
 from hostcompat.engine.requirements import derive_server_requirements
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
-from hostcompat.errors import HostCompatError
-from hostcompat.probe.snapshot import Snapshot
+from hostcompat.engine.tool_meta import preview_value
+from hostcompat.errors import HostCompatError, ScanTimedOut
+from hostcompat.probe.snapshot import Snapshot, UIResourceCapture
 from hostcompat.report.document import server_entry
+
+MAX_REPORTED_EVENTS: Final = 200
+"""The most probe events of one server carried into the report (a snapshot file may hold any number)."""
+
+
+DEFAULT_WIDGET_SECONDS: Final = 60.0
+"""How long the analysis of one server's widgets may take in all, unless told otherwise (`--timeout`)."""
+DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
+"""How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
+
+
+@dataclass(frozen=True)
+class WidgetBudget:
+    """What the analysis of one server's widgets may cost: `seconds` for all of them (None: no limit; the scanner
+    checks the clock as it goes) and `max_chars` characters of widget text in all. What is left out is named."""
+
+    seconds: float | None = DEFAULT_WIDGET_SECONDS
+    max_chars: int = DEFAULT_WIDGET_CHARS
 
 
 @dataclass(frozen=True)
@@ -30,31 +54,103 @@ class WidgetAnalysis:
     usage: WidgetUsage | None
     notes: tuple[dict[str, str], ...]
     """Why a widget was not analysed, as report events (`code`, `message`)."""
+    findings: tuple[Finding, ...] = ()
+    """What the budget left out: CHECK-SCAN-001 per widget not analysed, CHECK-SCAN-002 per widget read in part."""
 
 
-def analyse_widgets(snapshot: Snapshot) -> WidgetAnalysis:
-    """Scan every widget the snapshot's tools name and attribute each need to the tools using that widget."""
+def analyse_widgets(snapshot: Snapshot, budget: WidgetBudget | None = None) -> WidgetAnalysis:
+    """Scan every widget the snapshot's tools name and attribute each need to the tools using that widget.
+
+    The widgets are read in the order the tools name them, within `budget` (the defaults when None): once its time
+    or its characters are spent, the widgets left are not analysed, and each gets a CHECK-SCAN-001 finding.
+    """
+    budget = budget or WidgetBudget()
     requirements = derive_server_requirements(list(snapshot.tools))
     uses: list[tuple[str, str, bool]] = []
     permissions: dict[str, list[str]] = {}
     notes: list[dict[str, str]] = []
+    findings: list[Finding] = []
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    chars_left = budget.max_chars
+    if requirements.widget_tools_by_uri:
+        from hostcompat.engine.scan import scan_deadline  # the scanner loads only for servers with widgets
     for uri, tools in requirements.widget_tools_by_uri.items():
-        scanned = _scan_widget(snapshot, uri)
+        size = _widget_chars(snapshot, uri)
+        if deadline is not None and time.monotonic() > deadline:
+            scanned: _Scanned = _LeftOut(f"the check's {budget.seconds:g} s for widgets had run out")
+        elif size > chars_left:
+            scanned = _LeftOut(f"{size:,} characters, over the {chars_left:,} left of the check's widget budget")
+        else:
+            chars_left -= size
+            try:
+                with scan_deadline(deadline):
+                    scanned = _scan_widget(snapshot, uri)
+            except ScanTimedOut:
+                scanned = _LeftOut(f"its analysis ran past the check's {budget.seconds:g} s for widgets")
+        if isinstance(scanned, _LeftOut):
+            notes.append({"code": "CHECK-WIDGET-NOT-ANALYSED", "message": f"{uri}: {scanned.reason}"})
+            findings.append(_scan_finding("CHECK-SCAN-001", uri, tools, f"not analysed: {scanned.reason}"))
+            continue
         if isinstance(scanned, str):
             notes.append({"code": "CHECK-WIDGET-NOT-ANALYSED", "message": f"{uri}: {scanned}"})
             continue
-        needs, names = scanned
+        needs, names, partial = scanned
+        if partial:
+            findings.append(_scan_finding("CHECK-SCAN-002", uri, tools, f"analysed in part: {partial}"))
         for tool in tools:
             uses.extend((tool, need, guarded) for need, guarded in needs)
             if names:
                 permissions[tool] = list(names)
     if notes:
-        return WidgetAnalysis(None, tuple(notes))
-    return WidgetAnalysis(WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions), ())
+        return WidgetAnalysis(None, tuple(notes), tuple(findings))
+    return WidgetAnalysis(WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions), (), tuple(findings))
 
 
-def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], tuple[str, ...]] | str:
-    """The (need, guarded) uses and permission names of one widget, or why it could not be analysed."""
+@dataclass(frozen=True)
+class _LeftOut:
+    """A widget the budget left out, and why."""
+
+    reason: str
+
+
+_Scanned = tuple[list[tuple[str, bool]], tuple[str, ...], str | None] | str | _LeftOut
+
+
+def _scan_finding(rule_id: str, uri: str, tools: Iterable[str], detail: str) -> Finding:
+    return finding_for(
+        rule_id,
+        detail=f"{cut_value(uri, 200)}: {detail}.",
+        remediation="Run the check with a longer --timeout, or keep the widget's code smaller.",
+        tools=tuple(tools),
+        resources=(uri,),
+        evidence=(Evidence(f"widget:{cut_value(uri, 200)}", detail=detail),),
+    )
+
+
+def _widget_item(snapshot: Snapshot, uri: str) -> Mapping[str, Any] | None:
+    capture = snapshot.ui_resources.get(uri)
+    if capture is None or capture.error is not None or capture.truncated:
+        return None
+    items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
+    return items[0] if items else None
+
+
+def _widget_chars(snapshot: Snapshot, uri: str) -> int:
+    """How many characters of code scanning this widget reads (a blob counts what it decodes to)."""
+    item = _widget_item(snapshot, uri) or {}
+    text, blob = item.get("text"), item.get("blob")
+    if isinstance(text, str):
+        return len(text)
+    return len(blob) * 3 // 4 if isinstance(blob, str) else 0
+
+
+def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], tuple[str, ...], str | None] | str:
+    """The (need, guarded) uses and permission names of one widget, and what was left out of it (None when
+    nothing); or why it could not be analysed.
+
+    Raises:
+        ScanTimedOut: the scan ran past its deadline.
+    """
     capture = snapshot.ui_resources.get(uri)
     if capture is None:
         return "the probe did not read it"
@@ -62,8 +158,8 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
         return f"reading it failed ({capture.error.get('message', 'error')})"
     if capture.truncated:
         return "it was larger than the probe's per-resource limit and was cut"
-    items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
-    if not items:
+    item = _widget_item(snapshot, uri)
+    if item is None:
         return "resources/read returned no contents"
     from hostcompat.engine.scan import scan_widget_content  # the scanner loads only for servers with widgets
     from hostcompat.engine.scan_meta import scan_widget_meta
@@ -71,8 +167,10 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
 
     names: list[str] = []
     try:
-        scan = scan_widget_content(items[0])
-        meta_scan = scan_widget_meta(_ui_meta_holder(items[0], snapshot.resource_listing(uri)))
+        scan = scan_widget_content(item)
+        meta_scan = scan_widget_meta(_ui_meta_holder(item, snapshot.resource_listing(uri)))
+    except ScanTimedOut:
+        raise
     except HostCompatError as error:
         return f"its content could not be scanned ({error})"
     if not scan.code_analysed:
@@ -82,7 +180,9 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
         *((f.need, f.kind == "guarded-call") for f in meta_scan.findings if f.counts),
     ]
     names.extend(meta_scan.permission_names)
-    return uses, tuple(dict.fromkeys(names))
+    capped = any(limit.code == "hits_capped" for limit in scan.limits)
+    partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
+    return uses, tuple(dict.fromkeys(names)), partial
 
 
 def _ui_meta_holder(item: Mapping[str, Any], listing: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -131,20 +231,49 @@ def check_snapshot(
     target: Mapping[str, Any] | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
+    widget_budget: WidgetBudget | None = None,
 ) -> dict[str, Any]:
     """One server's part of the report document, from its snapshot.
 
     `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
-    `as_of` is the date of the check, against which the age of old host facts is told.
+    `as_of` is the date of the check, against which the age of old host facts is told. The server's widgets are
+    analysed within `widget_budget` (see `WidgetBudget`).
+
+    Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
+    resource), and a check that still fails on the server's data gives an entry that says so, without host
+    verdicts, so the other servers of a run keep their reports.
+
+    Raises:
+        CatalogError: a name in `host_ids` names no catalog host.
     """
-    widgets = analyse_widgets(snapshot)
+    ids = [catalog.get(name).id for name in host_ids] if host_ids else None
+    entry_target = _bounded_json({**dict(snapshot.target), **dict(target or {})})
+    try:
+        return _check(snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of)
+    except HostCompatError as error:
+        message = f"the check of this server failed on its data: {error.message}"
+        event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
+        return server_entry(target=entry_target, server=None, hosts=[], events=[event])
+
+
+def _check(
+    snapshot: Snapshot,
+    catalog: Catalog,
+    host_ids: list[str] | None,
+    target: dict[str, Any],
+    widget_budget: WidgetBudget | None,
+    host_versions: Mapping[str, str] | None,
+    as_of: str | None,
+) -> dict[str, Any]:
+    snapshot, cut_findings = _cut_long_values(snapshot)
+    widgets = analyse_widgets(snapshot, widget_budget)
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
         catalog,
         widget_usage=widgets.usage,
         connection_facts=connection_facts(snapshot),
         tools_truncated=snapshot.is_unknown("tools"),
-        host_ids=list(host_ids) if host_ids else None,
+        host_ids=host_ids,
         host_versions=host_versions,
         as_of=as_of,
     )
@@ -154,21 +283,84 @@ def check_snapshot(
         if not capture.truncated
     }
     hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources)
-    events = [{"code": e.code, "message": e.message, "severity": e.severity} for e in snapshot.events]
+    events = [
+        {"code": cut_value(e.code), "message": e.message, "severity": e.severity}
+        for e in snapshot.events[:MAX_REPORTED_EVENTS]
+    ]
+    if len(snapshot.events) > MAX_REPORTED_EVENTS:
+        more = len(snapshot.events) - MAX_REPORTED_EVENTS
+        events.append({"code": "CHECK-EVENTS-CUT", "message": f"{more} more probe events", "severity": "info"})
     info = snapshot.server_info or {}
     server = {
-        "name": info.get("name"),
-        "version": info.get("version"),
-        "protocolVersion": snapshot.protocol_version,
+        "name": _scalar(info.get("name")),
+        "version": _scalar(info.get("version")),
+        "protocolVersion": _scalar(snapshot.protocol_version),
     }
     return server_entry(
-        target={**dict(snapshot.target), **dict(target or {})},
+        target=target,
         server=server if snapshot.initialize is not None else None,
         hosts=[report.to_dict() for report in evaluation.reports],
-        hygiene=[finding.to_dict() for finding in hygiene],
+        hygiene=[finding.to_dict() for finding in (*cut_findings, *widgets.findings, *hygiene)],
         events=[*events, *widgets.notes],
         requirements=evaluation.requirements.to_dict(),
     )
 
 
-__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts"]
+def _cut_long_values(snapshot: Snapshot) -> tuple[Snapshot, tuple[Finding, ...]]:
+    """The snapshot with long tool and resource values cut (see `engine.long_values`), and the findings on them."""
+    cut = cut_long_values(snapshot.tools, snapshot.resources)
+    captures: dict[str, UIResourceCapture] = {}
+    changed = bool(cut.findings)
+    for uri, capture in snapshot.ui_resources.items():
+        contents = tuple(cut_content_item(item) for item in capture.contents)
+        short = cut_value(uri)
+        if short != uri or any(new is not old for new, old in zip(contents, capture.contents, strict=True)):
+            capture = dataclasses.replace(capture, uri=short, contents=contents)
+            changed = True
+        captures[short] = capture
+    if not changed:
+        return snapshot, ()
+    bounded = dataclasses.replace(snapshot, tools=cut.tools, resources=cut.resources, ui_resources=captures)
+    return bounded, cut.findings
+
+
+def _scalar(value: object) -> object:
+    """A server-sent value for the report's server line: a string cut to length, a number or null as is, and any
+    other JSON as a short preview."""
+    if isinstance(value, str):
+        return cut_value(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return preview_value(value)
+
+
+_MAX_TARGET_ITEMS: Final = 256
+_MAX_TARGET_DEPTH: Final = 8
+
+
+def _bounded_json(value: Any, depth: int = 0) -> Any:
+    """A JSON value with strings cut, lists and objects bounded in length and depth (a target from a file)."""
+    if isinstance(value, str):
+        return cut_value(value)
+    if isinstance(value, Mapping):
+        if depth >= _MAX_TARGET_DEPTH:
+            return preview_value(value)
+        items = list(value.items())[:_MAX_TARGET_ITEMS]
+        return {cut_value(str(key)): _bounded_json(item, depth + 1) for key, item in items}
+    if isinstance(value, (list, tuple)):
+        if depth >= _MAX_TARGET_DEPTH:
+            return preview_value(value)
+        return [_bounded_json(item, depth + 1) for item in value[:_MAX_TARGET_ITEMS]]
+    return value
+
+
+__all__ = [
+    "DEFAULT_WIDGET_CHARS",
+    "DEFAULT_WIDGET_SECONDS",
+    "MAX_REPORTED_EVENTS",
+    "WidgetAnalysis",
+    "WidgetBudget",
+    "analyse_widgets",
+    "check_snapshot",
+    "connection_facts",
+]

@@ -146,6 +146,10 @@ class CatalogError(HostCompatError):
     """A host-profile or client-rule data file is missing, malformed or inconsistent."""
 
 
+class ScanTimedOut(HostCompatError):
+    """A widget scan ran past its deadline and was stopped; what it had found is not used."""
+
+
 __all__ = [
     "AmbiguousResource",
     "CatalogError",
@@ -168,5 +172,6 @@ __all__ = [
     "ResourceNotFound",
     "ResourceReadFailed",
     "ResourceTooLarge",
+    "ScanTimedOut",
     "WrongMimeType",
 ]

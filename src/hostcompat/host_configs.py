@@ -51,10 +51,13 @@ def read_host_config(path: str | os.PathLike[str], *, environ: Mapping[str, str]
     """Read and parse a host config file; `InvalidHostConfig` names the file and the problem."""
     file = Path(path)
     try:
-        size = file.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise InvalidHostConfig(f"{file}: {size} bytes is too large for a config file", value=str(file))
-        text = file.read_bytes().decode("utf-8-sig")
+        with file.open("rb") as stream:  # read at most one byte past the limit: `stat` says nothing of /dev/zero
+            data = stream.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise InvalidHostConfig(
+                f"{file}: larger than {MAX_CONFIG_BYTES} bytes, too large for a config file", value=str(file)
+            )
+        text = data.decode("utf-8-sig")
     except OSError as exc:
         raise InvalidHostConfig(f"{file}: cannot read it ({exc.strerror or exc})", value=str(file)) from exc
     except UnicodeDecodeError as exc:
@@ -185,14 +188,20 @@ def _load_jsonc(text: str, source: str) -> Any:
     """JSON, also with `//` and `/* */` comments and trailing commas (VS Code and Zed write those)."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # JSONDecodeError, or a number too long to convert: try again without comments
         pass
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
     try:
         return json.loads(_strip_jsonc(text))
     except json.JSONDecodeError as exc:
         raise InvalidHostConfig(
             f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", value=source
         ) from exc
+    except ValueError as exc:  # an integer of thousands of digits
+        raise InvalidHostConfig(f"{source}: not usable JSON: {str(exc)[:200]}", value=source) from exc
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
 
 
 def _strip_jsonc(text: str) -> str:
@@ -234,6 +243,8 @@ def _parse_codex(text: str, source: str) -> list[ServerConfig]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidHostConfig(f"{source}: not valid TOML: {exc}", value=source) from exc
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
     servers = data.get("mcp_servers")
     if servers is None:
         raise InvalidHostConfig(f"{source}: no [mcp_servers.<name>] tables found", value=sorted(data)[:20])

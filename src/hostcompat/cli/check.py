@@ -50,7 +50,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.checking import check_snapshot
+    from hostcompat.checking import WidgetBudget, check_snapshot
     from hostcompat.engine.catalog import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.report import exit_code, report_document
@@ -67,6 +67,7 @@ def _run(args: argparse.Namespace) -> int:
     options = probe_options(args, as_host)
     snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
     entries = []
+    budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
     for item in planned:
         if item.snapshot is not None:  # written by any version: its target and events are redacted again
             snapshot = read_snapshot(item.snapshot).redacted(Redactor())
@@ -79,6 +80,7 @@ def _run(args: argparse.Namespace) -> int:
             target=_target_info(item),
             host_versions=host_versions,
             as_of=as_of,
+            widget_budget=budget,
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)

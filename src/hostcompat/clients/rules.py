@@ -261,6 +261,8 @@ def parse_rule_text(text: str, *, origin: str) -> RuleFile:
         document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
     except ValueError as error:
         raise CatalogError(f"{origin}: not valid JSON: {error}", value=origin) from error
+    except RecursionError as error:
+        raise CatalogError(f"{origin}: nested too deeply to be a rule file", value=origin) from error
     return parse_rule_document(document, origin=origin)
 
 
@@ -272,9 +274,15 @@ def load_rule_file(path: str | os.PathLike[str]) -> RuleFile:
     """
     origin = os.fspath(path)
     try:
-        with open(origin, encoding="utf-8") as handle:
-            text = handle.read(MAX_RULE_FILE_BYTES + 1)
-    except (OSError, UnicodeDecodeError) as error:
+        with open(origin, "rb") as handle:  # at most one byte past the limit, whatever the file claims to be
+            data = handle.read(MAX_RULE_FILE_BYTES + 1)
+    except OSError as error:
+        raise CatalogError(f"{origin}: cannot read rule file: {error}", value=origin) from error
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise CatalogError(f"{origin}: over {MAX_RULE_FILE_BYTES} bytes", value=origin)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise CatalogError(f"{origin}: cannot read rule file: {error}", value=origin) from error
     return parse_rule_text(text, origin=origin)
 

@@ -8,9 +8,11 @@ call's arguments (e.g. adds an image when `updateModelContext.image` is supporte
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from hostcompat.engine._js_context import CodeView, enclosing_function
 from hostcompat.engine._js_lexer import is_code, matching_close_brace, next_code_index
+from hostcompat.engine._scan_budget import check_deadline
 
 __all__ = ["is_guarded"]
 
@@ -20,6 +22,14 @@ _GUARD_WINDOW = 1500
 _CONDITION_LOOKBACK = 400
 _MAX_CONDITION = 1000
 _MAX_BLOCK = 65_536
+_MAX_CANDIDATES = 16
+_SEARCHED_WINDOWS = 64
+_PIECE = 65_536
+_MARGIN = 512
+"""Longer than any check (and what its lookahead reads after it)."""
+"""The nearest checks before a call that are looked at (a page of nothing but checks and calls stays linear)."""
+_EXPRESSION_TOKENS = re.compile(r"[{(\[})\];?]|&&")
+_PARENS = re.compile(r"[()]")
 
 
 def is_guarded(view: CodeView, call_offset: int, check: re.Pattern[str], needs_anchor: str | None) -> bool:
@@ -36,10 +46,69 @@ def is_guarded(view: CodeView, call_offset: int, check: re.Pattern[str], needs_a
         if anchor < 0:
             return False
         window_start = anchor
-    for match in check.finditer(source, window_start, call_offset):
-        if is_code(view.layout, match.start()) and _controls(view, match.start(), match.end(), call_offset):
+    for start, end in _checks_between(view, check, window_start, call_offset):
+        if is_code(view.layout, start) and _controls(view, start, end, call_offset):
             return True
     return False
+
+
+def _checks_between(view: CodeView, check: re.Pattern[str], start: int, stop: int) -> list[tuple[int, int]]:
+    """The (start, end) of the matches of `check` in `source[start:stop]`, the nearest to `stop` first, at most
+    `_MAX_CANDIDATES` of them.
+
+    The first calls search their own window; once a pattern has been asked for often in one stretch (a page of
+    calls), all its matches are found in one pass over the stretch and each call only looks them up.
+    """
+    index = view.guard_checks.get(check)
+    if index is None or isinstance(index, int):
+        asked = (index or 0) + 1
+        if asked <= _SEARCHED_WINDOWS:
+            view.guard_checks[check] = asked
+            found = [(m.start(), m.end()) for m in check.finditer(view.source, start, stop)]
+            return found[: -_MAX_CANDIDATES - 1 : -1]
+        index = _CheckIndex(check, view)
+        view.guard_checks[check] = index
+    return index.between(start, stop, _MAX_CANDIDATES)
+
+
+class _CheckIndex:
+    """The matches of one check pattern in a stretch, by start, found lazily: the search runs through the stretch
+    in pieces, only as far as the calls asked about so far (and a piece's last `_MARGIN` characters are searched
+    again with the next one, so a match is never cut by a piece's end)."""
+
+    def __init__(self, check: re.Pattern[str], view: CodeView) -> None:
+        self._check = check
+        self._view = view
+        self._searched = view.start
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def _search_to(self, stop: int) -> None:
+        view = self._view
+        while self._searched < min(stop, view.end):
+            check_deadline()
+            limit = min(view.end, max(stop, self._searched) + _PIECE)
+            safe = limit if limit == view.end else limit - _MARGIN
+            resume = safe
+            for match in self._check.finditer(view.source, self._searched, limit):
+                if match.start() >= safe:
+                    break
+                self.starts.append(match.start())
+                self.ends.append(match.end())
+                resume = max(safe, match.end())
+            self._searched = resume
+
+    def between(self, start: int, stop: int, most: int) -> list[tuple[int, int]]:
+        self._search_to(stop)
+        first = bisect_left(self.starts, start)
+        last = bisect_left(self.starts, stop)
+        found: list[tuple[int, int]] = []
+        for i in range(last - 1, first - 1, -1):
+            if self.ends[i] <= stop:
+                found.append((self.starts[i], self.ends[i]))
+                if len(found) >= most:
+                    break
+        return found
 
 
 def _controls(view: CodeView, check_start: int, check_end: int, call_offset: int) -> bool:
@@ -66,18 +135,17 @@ def _same_expression(between: str) -> bool:
     """Whether `check && … call` (or `check ? … call`) stays one expression: no `;` or block exit at depth 0."""
     depth = 0
     joined = False
-    for index, char in enumerate(between):
-        if char in "{([":
+    for token in _EXPRESSION_TOKENS.findall(between):
+        if token in "{([":
             depth += 1
-        elif char in "})]":
+        elif token in "})]":
             depth -= 1
             if depth < 0:
                 return False
         elif depth == 0:
-            if char == ";":
+            if token == ";":
                 return False
-            if char == "?" or between.startswith("&&", index):
-                joined = True
+            joined = True  # `?` or `&&`
     return joined
 
 
@@ -93,12 +161,12 @@ def _if_condition_around(view: CodeView, check_start: int) -> int | None:
         return None
     depth = 0
     stop = min(view.end, last.end() + _MAX_CONDITION)
-    for i in range(last.end() - 1, stop):
-        char = source[i]
-        if char == "(":
+    for paren in _PARENS.finditer(source, last.end() - 1, stop):
+        if paren.group() == "(":
             depth += 1
-        elif char == ")":
+        else:
             depth -= 1
             if depth == 0:
+                i = paren.start()
                 return i if i > check_start else None
     return None

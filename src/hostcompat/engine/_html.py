@@ -11,6 +11,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from hostcompat.engine._scan_budget import check_deadline
+
 __all__ = ["HtmlParts", "MarkupUrl", "ScriptBlock", "split_html"]
 
 _TAG_START = re.compile(r"<(?:!--|(/?)([A-Za-z][A-Za-z0-9:-]*))")
@@ -18,6 +20,7 @@ _ATTRIBUTE = re.compile(r"""[\s/]*([^\s=>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]
 _RAW_TEXT_END = {name: re.compile("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
 """Where a raw-text element's content ends: `</name`, ASCII case-insensitive as browsers read it."""
 _MAX_TAG_CHARS = 65_536
+_DEADLINE_EVERY = 1024
 _MEMCHR_PROBES = 32
 _JS_TYPES = frozenset(
     {
@@ -86,7 +89,11 @@ def split_html(source: str, end: int) -> HtmlParts:
     urls: list[MarkupUrl] = []
     saw_tag = False
     pos = 0
+    steps = 0
     while pos < end:
+        steps += 1
+        if steps % _DEADLINE_EVERY == 0:
+            check_deadline()  # a page of half a million tags is a long walk
         hit = _TAG_START.search(source, pos, end)
         if hit is None:
             break

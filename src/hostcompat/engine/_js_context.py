@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hostcompat.engine._js_lexer import (
     COMMENT,
@@ -23,6 +23,7 @@ from hostcompat.engine._js_lexer import (
     span_index_at,
 )
 from hostcompat.engine._prefilter import Anchors, Gate, find_anchors
+from hostcompat.engine._scan_budget import HitBudget, check_deadline
 
 __all__ = [
     "CodeView",
@@ -64,6 +65,12 @@ class CodeView:
     source: str
     start: int
     end: int
+    budget: HitBudget = field(default_factory=HitBudget, compare=False, repr=False)
+    """How many more hits each pass may look at (see `hostcompat.engine._scan_budget`)."""
+    memo: dict[tuple[str, int], tuple[int, str] | bool] = field(default_factory=dict, compare=False, repr=False)
+    """Answers already worked out for this stretch: the function around a brace, whether a function is called."""
+    guard_checks: dict[re.Pattern[str], Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per capability-check pattern: how often it was searched for, then all its matches (`_guards`)."""
 
     @cached_property
     def layout(self) -> JsLayout:
@@ -242,20 +249,57 @@ def object_text_around(view: CodeView, offset: int, back: int = 2048, ahead: int
 def enclosing_function(view: CodeView, offset: int) -> tuple[int, str]:
     """The body start and name ("" when anonymous) of the innermost function around `offset`.
 
-    Returns (-1, "") when no function head is found within a bounded walk outwards.
+    Returns (-1, "") when no function head is found within a bounded walk outwards. The walk from each brace is
+    worked out once per stretch: calls in one function share it.
     """
-    source = view.source
-    pos = offset
     floor = max(view.start, offset - _MAX_FUNCTION_WALK)
-    while pos > floor:
-        brace = enclosing_open_brace(source, view.layout, pos, pos - floor)
-        if brace < 0:
-            return -1, ""
-        found = _function_head_before(view, brace)
-        if found is not None:
-            return brace, found
-        pos = brace
-    return -1, ""
+    innermost = enclosing_open_brace(view.source, view.layout, offset, offset - floor)
+    if innermost < 0:
+        return -1, ""
+    body, name = _function_from_brace(view, innermost)
+    return (body, name) if body >= floor else (-1, "")
+
+
+def _function_from_brace(view: CodeView, brace: int) -> tuple[int, str]:
+    """The first function body among `brace` and the braces around it, walked outwards no further than
+    `_MAX_FUNCTION_WALK` characters before `brace`; (-1, "") when there is none there.
+
+    Remembered per brace: for `brace` itself always, and for the braces walked through when the walk ended at a
+    function or at the outermost brace (then the answer holds for them whatever their own bound).
+    """
+    known = view.memo.get(("function", brace))
+    if isinstance(known, tuple):
+        return known
+    source = view.source
+    floor = max(view.start, brace - _MAX_FUNCTION_WALK)
+    found: tuple[int, str] = (-1, "")
+    walked: list[int] = []
+    conclusive = True
+    pos = brace
+    while True:
+        cached = view.memo.get(("function", pos))
+        if isinstance(cached, tuple):
+            found = cached  # an answer for a brace further in, so over a walk at least as long as this one
+            break
+        walked.append(pos)
+        name = _function_head_before(view, pos)
+        if name is not None:
+            found = (pos, name)
+            break
+        if len(walked) % 64 == 0:
+            check_deadline()
+        outer = enclosing_open_brace(source, view.layout, pos, pos - view.start)
+        if outer < 0:
+            break
+        if outer < floor:
+            conclusive = False
+            break
+        pos = outer
+    view.memo[("function", brace)] = found
+    if conclusive:
+        for at in walked:
+            view.memo[("function", at)] = found
+    return found
 
 
 def _function_head_before(view: CodeView, brace: int) -> str | None:
@@ -303,6 +347,16 @@ def in_comment(view: CodeView, offset: int) -> bool:
 
 def is_called(view: CodeView, name: str, body_start: int) -> bool:
     """Whether `name` is called or passed as a callback somewhere outside its own body."""
+    key = ("called:" + name, body_start)
+    known = view.memo.get(key)
+    if isinstance(known, bool):
+        return known
+    called = _is_called(view, name, body_start)
+    view.memo[key] = called
+    return called
+
+
+def _is_called(view: CodeView, name: str, body_start: int) -> bool:
     source = view.source
     body_end = matching_close_brace(source, view.layout, body_start, _MAX_CALLED_BODY)
     pattern = re.compile(re.escape(name) + r"(?![\w$])")

@@ -74,7 +74,7 @@ def sender_functions(view: CodeView, regions: tuple[SdkRegion, ...]) -> frozense
     source = view.source
     if not view.may_match(_POST_MESSAGE_GATE):
         return frozenset()
-    for match in _POST_MESSAGE.finditer(source, view.start, view.end):
+    for match in view.budget.hits(_POST_MESSAGE.finditer(source, view.start, view.end)):
         at = match.start()
         if not at_word_start(source, at) or not is_code(view.layout, at) or in_regions(regions, at):
             continue
@@ -98,7 +98,7 @@ def _wire_constants(view: CodeView, regions: tuple[SdkRegion, ...], hits: WireHi
     entry `{OPEN_LINK: "ui/open-link"}` gives `.OPEN_LINK` (used as `Methods.OPEN_LINK`)."""
     source = view.source
     constants: dict[str, str] = {}
-    for match in hits:
+    for match in view.budget.hits(hits):
         start = match.start()
         if not is_literal_at(view, start, match.end()) or in_regions(regions, start):
             continue
@@ -130,7 +130,7 @@ def constant_calls(
     found: list[RawNeed] = []
     names = sorted({name.lstrip(".") for name in constants}, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
-    for match in pattern.finditer(source, view.start, view.end):
+    for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
         at = match.start()
         if not is_code(view.layout, at) or in_regions(regions, at):
             continue
@@ -187,7 +187,7 @@ def mcp_ui_sender_calls(view: CodeView, regions: tuple[SdkRegion, ...], senders:
         return []
     source = view.source
     found: list[RawNeed] = []
-    for match in _MCP_UI_ARGUMENT.finditer(source, view.start, view.end):
+    for match in view.budget.hits(_MCP_UI_ARGUMENT.finditer(source, view.start, view.end)):
         start = match.start()
         if not is_literal_at(view, start, match.end()) or in_regions(regions, start):
             continue

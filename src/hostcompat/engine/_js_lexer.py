@@ -8,9 +8,13 @@ It is tolerant (unterminated literals end at the input's end) and runs in one pa
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from hostcompat.engine._scan_budget import check_deadline
 
 __all__ = [
     "COMMENT",
@@ -40,6 +44,7 @@ _TEMPLATE_TEXT = re.compile(r"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*")
 _REGEX_BODY = re.compile(r"/(?:[^\\/\[\r\n]|\\[^\r\n]|\[(?:[^\]\\\r\n]|\\[^\r\n])*\])+/[A-Za-z]*")
 _LINE_END = re.compile(r"[\r\n\u2028\u2029]")
 _BRACES = re.compile(r"[{}]")
+_DEADLINE_EVERY = 4096
 _WORD_BEFORE_REGEX = frozenset(
     {
         "return",
@@ -75,27 +80,27 @@ class JsLayout:
 
     start: int
     end: int
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-    kinds: tuple[int, ...]
+    starts: Sequence[int]
+    ends: Sequence[int]
+    kinds: Sequence[int]
     source: str = field(default="", repr=False, compare=False)
 
     @cached_property
-    def _brace_index(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    def _brace_index(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
         return _index_braces(self.source, self.start, self.end, self.starts, self.ends)
 
     @property
-    def braces(self) -> tuple[int, ...]:
+    def braces(self) -> Sequence[int]:
         """Positions of the braces in code."""
         return self._brace_index[0]
 
     @property
-    def brace_mates(self) -> tuple[int, ...]:
+    def brace_mates(self) -> Sequence[int]:
         """Per brace, the index of its partner (-1 when unmatched)."""
         return self._brace_index[1]
 
     @property
-    def brace_parents(self) -> tuple[int, ...]:
+    def brace_parents(self) -> Sequence[int]:
         """Per opening brace, the index of the `{` enclosing it (-1 when none)."""
         return self._brace_index[2]
 
@@ -103,12 +108,17 @@ class JsLayout:
 def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
     """Map the literals and comments of `source[start:end]`; offsets stay absolute."""
     stop = len(source) if end is None else end
-    starts: list[int] = []
-    ends: list[int] = []
-    kinds: list[int] = []
+    code = _offset_code(stop)
+    starts: MutableSequence[int] = array(code)  # compact: a page of literals costs bytes per literal, not objects
+    ends: MutableSequence[int] = array(code)
+    kinds: MutableSequence[int] = array("b")
     template_depths: list[int] = []
     pos = start
+    steps = 0
     while pos < stop:
+        steps += 1
+        if steps % _DEADLINE_EVERY == 0:
+            check_deadline()
         finder = _NEXT_SPECIAL_IN_TEMPLATE_EXPR if template_depths else _NEXT_SPECIAL
         hit = finder.search(source, pos, stop)
         if hit is None:
@@ -137,30 +147,39 @@ def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
                 pos = i + 1
         else:
             pos = _slash(source, i, stop, starts, ends, kinds)
-    return JsLayout(start, stop, tuple(starts), tuple(ends), tuple(kinds), source)
+    return JsLayout(start, stop, starts, ends, kinds, source)
+
+
+def _offset_code(stop: int) -> str:
+    """The array type code for offsets up to `stop`: 4 bytes when they fit, else 8."""
+    return "i" if stop < 2**31 else "q"
 
 
 def _index_braces(
-    source: str, start: int, stop: int, starts: tuple[int, ...], ends: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    source: str, start: int, stop: int, starts: Sequence[int], ends: Sequence[int]
+) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
     """Positions of the code braces, each one's mate (-1 if unmatched) and each `{`'s enclosing `{` (-1 if none).
 
     Mates and parents are indexes into the positions; one pass, so brace questions cost a bisect.
     """
-    positions: list[int] = []
+    positions: MutableSequence[int] = array(_offset_code(stop))
     count = len(starts)
     k = 0
-    for hit in _BRACES.finditer(source, start, stop):
+    for steps, hit in enumerate(_BRACES.finditer(source, start, stop)):
+        if steps % _DEADLINE_EVERY == 0:
+            check_deadline()
         i = hit.start()
         while k < count and ends[k] <= i:
             k += 1
         if k < count and starts[k] <= i:
             continue
         positions.append(i)
-    mates = [-1] * len(positions)
-    parents = [-1] * len(positions)
+    mates: MutableSequence[int] = array(_offset_code(stop), [-1]) * len(positions)
+    parents: MutableSequence[int] = array(_offset_code(stop), [-1]) * len(positions)
     stack: list[int] = []
     for index, i in enumerate(positions):
+        if index % _DEADLINE_EVERY == 0:
+            check_deadline()
         if source[i] == "{":
             parents[index] = stack[-1] if stack else -1
             stack.append(index)
@@ -168,7 +187,7 @@ def _index_braces(
             opener = stack.pop()
             mates[opener] = index
             mates[index] = opener
-    return tuple(positions), tuple(mates), tuple(parents)
+    return positions, mates, parents
 
 
 def _template_text(
@@ -176,9 +195,9 @@ def _template_text(
     span_start: int,
     text_start: int,
     stop: int,
-    starts: list[int],
-    ends: list[int],
-    kinds: list[int],
+    starts: MutableSequence[int],
+    ends: MutableSequence[int],
+    kinds: MutableSequence[int],
     template_depths: list[int],
 ) -> int:
     """Record template text from `span_start`; return where lexing resumes."""
@@ -201,7 +220,14 @@ def _template_text(
     return stop
 
 
-def _slash(source: str, i: int, stop: int, starts: list[int], ends: list[int], kinds: list[int]) -> int:
+def _slash(
+    source: str,
+    i: int,
+    stop: int,
+    starts: MutableSequence[int],
+    ends: MutableSequence[int],
+    kinds: MutableSequence[int],
+) -> int:
     """Handle a `/`: a comment, a regex literal or a division; return where lexing resumes."""
     following = source[i + 1] if i + 1 < stop else ""
     if following == "/":
@@ -222,13 +248,20 @@ def _slash(source: str, i: int, stop: int, starts: list[int], ends: list[int], k
     return i + 1
 
 
-def _append_span(starts: list[int], ends: list[int], kinds: list[int], start: int, end: int, kind: int) -> None:
+def _append_span(
+    starts: MutableSequence[int],
+    ends: MutableSequence[int],
+    kinds: MutableSequence[int],
+    start: int,
+    end: int,
+    kind: int,
+) -> None:
     starts.append(start)
     ends.append(end)
     kinds.append(kind)
 
 
-def _regex_allowed(source: str, i: int, starts: list[int], ends: list[int]) -> bool:
+def _regex_allowed(source: str, i: int, starts: Sequence[int], ends: Sequence[int]) -> bool:
     """Whether a `/` at `i` starts a regex literal, judged by the code just before it."""
     j = i - 1
     while j >= 0:

@@ -51,6 +51,7 @@ from hostcompat.engine._js_styles import scan_mcp_ui, scan_openai
 from hostcompat.engine._js_wrappers import wrapper_method_calls
 from hostcompat.engine._prefilter import gate
 from hostcompat.engine._raw import RawEmbedded, RawExternal, RawNeed, RawSdk, RawUrl
+from hostcompat.engine._scan_budget import HitBudget
 from hostcompat.engine._sdk import SdkRegion, find_adapter_regions, find_sdk_regions, in_regions, merge_regions
 from hostcompat.engine._urls import scan_embedded, scan_urls
 from hostcompat.engine.needs import (
@@ -77,7 +78,6 @@ _AUTO_RESIZE_GATE = gate("autoResize")
 _EXT_APPS_PACKAGE = "@modelcontextprotocol/ext-apps"
 _EXT_APPS_GATE = gate(_EXT_APPS_PACKAGE)
 _GUARD_PATTERNS: dict[str, re.Pattern[str]] = {}
-_MAX_HITS = 100_000
 
 
 @dataclass(frozen=True)
@@ -113,12 +113,15 @@ def adapter_target(body: str) -> str:
     return "apps-sdk" if "openai" in body else "unknown"
 
 
-def scan_js(source: str, start: int, end: int) -> JsScan:
-    """Scan `source[start:end]` as JavaScript; every offset in the result is absolute in `source`."""
-    view = CodeView(source, start, end)
+def scan_js(source: str, start: int, end: int, budget: HitBudget | None = None) -> JsScan:
+    """Scan `source[start:end]` as JavaScript; every offset in the result is absolute in `source`.
+
+    `budget` is shared by the stretches of one scan (a fresh one when not given); `hits_capped` says it ran out.
+    """
+    view = CodeView(source, start, end, budget or HitBudget())
     needs: list[RawNeed] = []
     sdks: list[RawSdk] = []
-    uses, capped = _api_uses(view)
+    uses = _api_uses(view)
     definitions = [(at, name) for at, name, role, _ in uses if role == "definition" and name in _BRIDGE_NAMES]
     wrappers, adapters = find_sdk_regions(view, definitions), find_adapter_regions(view)
     regions = merge_regions(wrappers, adapters)
@@ -141,7 +144,7 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
     plain_wrappers = tuple(r for r in wrappers if not r.ext_apps and r in regions)
     needs.extend(wrapper_method_calls(view, plain_wrappers, regions, uses))
     senders = sender_functions(view, regions)
-    wire_hits = list(WIRE_LITERALS.finditer(source, start, end)) if view.may_match(WIRE_GATE) else []
+    wire_hits = list(view.budget.hits(WIRE_LITERALS.finditer(source, start, end))) if view.may_match(WIRE_GATE) else []
     needs.extend(_wire_calls(view, regions, senders, wire_hits))
     needs.extend(constant_calls(view, regions, senders, wire_hits))
     needs.extend(mcp_ui_sender_calls(view, regions, senders))
@@ -155,7 +158,7 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
     urls, externals = scan_urls(view, regions)
     auto_resize_off = view.may_match(_AUTO_RESIZE_GATE) and any(
         at_word_start(source, m.start()) and is_code(view.layout, m.start()) and not in_regions(regions, m.start())
-        for m in _AUTO_RESIZE_OFF.finditer(source, start, end)
+        for m in view.budget.hits(_AUTO_RESIZE_OFF.finditer(source, start, end))
     )
     return JsScan(
         tuple(needs),
@@ -165,16 +168,16 @@ def scan_js(source: str, start: int, end: int) -> JsScan:
         tuple(scan_embedded(view)),
         ext_apps_present,
         auto_resize_off,
-        capped,
+        view.budget.capped,
     )
 
 
-def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
+def _api_uses(view: CodeView) -> list[tuple[int, str, str, str]]:
     """Every App-method name in code: (offset, name, role, receiver)."""
     uses: list[tuple[int, str, str, str]] = []
     if not view.may_match(_API_GATE):
-        return uses, False
-    for match in _API_NAMES.finditer(view.source, view.start, view.end):
+        return uses
+    for match in view.budget.hits(_API_NAMES.finditer(view.source, view.start, view.end)):
         if not at_word_start(view.source, match.start()):
             continue
         if is_code(view.layout, match.start()):
@@ -185,9 +188,7 @@ def _api_uses(view: CodeView) -> tuple[list[tuple[int, str, str, str]], bool]:
                 continue
             role, receiver = subscript.role, subscript.receiver
         uses.append((match.start(), match.group(1), role, receiver))
-        if len(uses) >= _MAX_HITS:
-            return uses, True
-    return uses, False
+    return uses
 
 
 def _ext_apps_import(view: CodeView) -> int | None:

@@ -65,7 +65,7 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     first: int | None = None
     if not view.may_match(_OPENAI_GATE):
         return needs, []
-    for match in _OPENAI_NAME.finditer(source, view.start, view.end):
+    for match in view.budget.hits(_OPENAI_NAME.finditer(source, view.start, view.end)):
         if not at_word_start(source, match.start()) or in_regions(regions, match.start()):
             continue
         reference = _global_reference(view, match.start(), match.end())
@@ -78,13 +78,13 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     for alias, (scope_start, scope_end) in sorted(aliases.items())[:_MAX_ALIASES]:
         member = alias.startswith(".")
         pattern = re.compile(re.escape(alias.lstrip(".")) + r"(?![\w$])")
-        for match in pattern.finditer(source, scope_start, scope_end):
+        for match in view.budget.hits(pattern.finditer(source, scope_start, scope_end)):
             at = match.start()
             if (at > 0 and source[at - 1] == ".") != member:
                 continue
             if at_word_start(source, at) and is_code(view.layout, at) and not in_regions(regions, at):
                 _member_use(view, match.end(), match.start(), needs, reads)
-    for match in _SET_GLOBALS.finditer(source, view.start, view.end):
+    for match in view.budget.hits(_SET_GLOBALS.finditer(source, view.start, view.end)):
         literal_start = match.start() - 1
         if is_literal_at(view, literal_start, match.end() + 1) and not in_regions(regions, literal_start):
             needs.append(RawNeed("openaiApps", "use", "medium", "openai", "openai:set_globals", literal_start))
@@ -195,7 +195,7 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     needs: list[RawNeed] = []
     sdks: list[RawSdk] = []
     types = view.may_match(_MCP_UI_TYPE_GATE)
-    for match in _MCP_UI_TYPE.finditer(source, view.start, view.end) if types else ():
+    for match in view.budget.hits(_MCP_UI_TYPE.finditer(source, view.start, view.end)) if types else ():
         literal_start = match.start(1)
         literal_end = match.end()
         if not at_word_start(source, match.start()) and source[match.start() - 1] not in "\"'":
@@ -230,7 +230,7 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
             continue
         needs.append(RawNeed(need, "call", confidence, "mcp-ui", f"type:{action}", literal_start))
     markers = view.may_match(_MCP_UI_MARKERS_GATE)
-    for match in _MCP_UI_MARKERS.finditer(source, view.start, view.end) if markers else ():
+    for match in view.budget.hits(_MCP_UI_MARKERS.finditer(source, view.start, view.end)) if markers else ():
         if is_literal_at(view, match.start() - 1, match.end() + 1):
             sdks.append(RawSdk("mcp-ui", "runtime", match.group(0), match.start() - 1))
             break

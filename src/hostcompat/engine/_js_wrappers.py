@@ -47,7 +47,7 @@ def wrapper_method_calls(
     names = sorted(derived, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
     found: list[RawNeed] = []
-    for match in pattern.finditer(source, view.start, view.end):
+    for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
         at = match.start()
         if not is_code(view.layout, at) or in_regions(regions, at) or not _is_member_call(view, at, match.end()):
             continue

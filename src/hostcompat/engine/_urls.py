@@ -81,7 +81,7 @@ def scan_urls(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawU
     externals: list[RawExternal] = []
     bindings: dict[str, tuple[str, int]] = {}
     tails = _URL_TAIL.finditer(source, view.start, view.end) if view.may_match(_URL_GATE) else ()
-    for match in tails:
+    for match in view.budget.hits(tails):
         start = _url_literal_start(source, match.start(), view.start)
         if start < 0 or in_regions(regions, start) or not _literal_starts_at(view, start):
             continue
@@ -186,7 +186,7 @@ def _bound_uses(
     for name, pattern in _BOUND_USES:
         if source.find(name, view.start, view.end) < 0:
             continue
-        for match in pattern.finditer(source, view.start, view.end):
+        for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
             bound = bindings.get(match.group(1) or match.group(2))
             if bound is None or not is_code(view.layout, match.start()) or in_regions(regions, match.start()):
                 continue
@@ -202,7 +202,7 @@ def _bound_uses(
                 urls.append(RawUrl(url, "connect", match.start()))
             else:
                 urls.append(RawUrl(url, "resource", match.start()))
-    for match in _BOUND_CONFIG.finditer(source, view.start, view.end):
+    for match in view.budget.hits(_BOUND_CONFIG.finditer(source, view.start, view.end)):
         bound = bindings.get(match.group(1))
         before = source[match.start() - 1] if match.start() > 0 else ""
         if bound is None or not (before.isalnum() or before in ("_", "$")):
@@ -218,7 +218,8 @@ def _bare_specifiers(view: CodeView, regions: tuple[SdkRegion, ...], externals: 
     source = view.source
     if not view.may_match(_SPECIFIER_GATE):
         return
-    for match in (m for pattern in _IMPORT_SPECIFIERS for m in pattern.finditer(source, view.start, view.end)):
+    specifiers = (m for pattern in _IMPORT_SPECIFIERS for m in pattern.finditer(source, view.start, view.end))
+    for match in view.budget.hits(specifiers):
         spec = match.group(2)
         if spec.startswith(("http:", "https:", "//", "data:")) or in_regions(regions, match.start()):
             continue
@@ -239,7 +240,7 @@ def scan_embedded(view: CodeView) -> list[RawEmbedded]:
     for pattern, kind, needed in _EMBEDDED:
         if not view.may_match(needed):
             continue
-        for match in pattern.finditer(source, view.start, view.end):
+        for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
             literal_start = match.start(1) if kind != "data-url" else match.start() - 1
             if literal_start < view.start or source[literal_start] not in _QUOTES:
                 continue

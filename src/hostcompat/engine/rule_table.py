@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from hostcompat.engine.rule_table_check import CHECK_RULE_ROWS
+
 _SPEC: Final = "MCP Apps specification 2026-01-26 (ext-apps specification/2026-01-26/apps.mdx)"
 _DRAFT: Final = "MCP Apps draft specification, 'Metadata Location' (ext-apps specification/draft/apps.mdx)"
 _VALIDATOR: Final = "ext-apps mcp-app-validator static server rules (src/validator/rules.ts)"
@@ -490,6 +492,7 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "type; OpenAI hosts ignore it.",
         _MIGRATION,
     ),
+    *CHECK_RULE_ROWS,
 )
 
 __all__ = ["RULE_ROWS", "RuleRow"]

@@ -12,16 +12,17 @@ import json
 import re
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from hostcompat.engine._embedded import decode_base64_text, decode_data_url, looks_like_code
 from hostcompat.engine._html import split_html
 from hostcompat.engine._js_scan import JsScan, scan_js
-from hostcompat.engine._raw import RawEmbedded, RawExternal, RawNeed, RawSdk, RawUrl
+from hostcompat.engine._raw import RawEmbedded, RawExternal, RawSdk, RawUrl
+from hostcompat.engine._scan_budget import HitBudget, scan_deadline, ticking
 from hostcompat.engine._urls import domain_of
-from hostcompat.engine.needs import ALL_NEEDS
+from hostcompat.engine.needs import ALL_NEEDS, Confidence, Kind
 from hostcompat.engine.scan_model import (
     DomainUse,
     Evidence,
@@ -33,7 +34,7 @@ from hostcompat.engine.scan_model import (
 )
 from hostcompat.errors import InvalidInput
 
-__all__ = ["DEFAULT_MAX_SCAN_CHARS", "scan_widget_content", "scan_widget_source"]
+__all__ = ["DEFAULT_MAX_SCAN_CHARS", "scan_deadline", "scan_widget_content", "scan_widget_source"]
 
 DEFAULT_MAX_SCAN_CHARS = 16 * 1024 * 1024
 """Input beyond this many characters is not scanned (a `input_truncated` limit says so)."""
@@ -41,6 +42,7 @@ DEFAULT_MAX_SCAN_CHARS = 16 * 1024 * 1024
 _MAX_EMBED_DEPTH = 2
 _MAX_EMBEDDED_CHARS = 8 * 1024 * 1024
 _MAX_FINDINGS_PER_NEED = 12
+_MAX_EXTERNALS = 1000
 _SNIPPET_BEFORE = 40
 _SNIPPET_CHARS = 120
 _BLANK = re.compile(r"\s+")
@@ -50,15 +52,51 @@ _LEADING_BLANK = re.compile("[\ufeff \t\r\n]+")
 _JS_MEDIA = ("javascript", "ecmascript", "module")
 _URI_LIST = "text/uri-list"
 _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
+_COUNTING = frozenset({"call", "guarded-call", "automatic", "use", "meta"})
+
+
+@dataclass(frozen=True)
+class _Need:
+    """A need found, before its evidence is made: only the dozen kept per need ever get a snippet and a line."""
+
+    need: str
+    kind: Kind
+    confidence: Confidence
+    via: str
+    detail: str
+    locator: _Locator | None
+    offset: int
+    evidence: Evidence | None = None
+    """Given instead of `locator` and `offset` when it is known already."""
+
+    @property
+    def counts(self) -> bool:
+        return self.kind in _COUNTING
+
+    @property
+    def sort_offset(self) -> int:
+        """The offset its evidence will have (an embedded script's evidence points at its anchor)."""
+        if self.evidence is not None:
+            return self.evidence.offset
+        if self.locator is None:
+            return -1
+        return self.locator.anchor if self.locator.anchor is not None else self.offset
+
+    def finding(self) -> NeedFinding:
+        evidence = self.evidence if self.locator is None else self.locator.evidence(self.offset)
+        return NeedFinding(self.need, self.kind, self.confidence, self.via, self.detail, evidence)
 
 
 @dataclass
 class _Collected:
     """Mutable accumulator for one scan (kept private to this module)."""
 
-    needs: list[NeedFinding] = field(default_factory=list)
+    budget: HitBudget = field(default_factory=HitBudget)
+    needs: list[_Need] = field(default_factory=list)
     externals: list[ExternalCode] = field(default_factory=list)
+    externals_left_out: int = 0
     domains: list[DomainUse] = field(default_factory=list)
+    domain_keys: set[tuple[str, str]] = field(default_factory=set)
     sdks: list[SdkDetection] = field(default_factory=list)
     limits: list[ScanLimit] = field(default_factory=list)
     js_found: bool = False
@@ -77,16 +115,32 @@ class _Locator:
     anchor_line: int
 
     @cached_property
-    def newlines(self) -> tuple[int, ...]:
-        """Offsets of the line breaks, found on the first evidence (a scan with no finding never pays for them)."""
-        return tuple(m.start() for m in _NEWLINE.finditer(self.text, 0, self.end))
+    def _lines_known(self) -> tuple[list[int], list[int]]:
+        """Offsets whose line is known, sorted, and their lines: counting starts from the nearest one."""
+        return [0], [1]
+
+    def line(self, offset: int) -> int:
+        """The 1-based line of `offset`: line breaks are counted from the nearest offset already placed, so a few
+        pieces of evidence cost a few counts, and nothing is kept per line (a page of empty lines stays small)."""
+        offsets, lines = self._lines_known
+        index = bisect_left(offsets, offset)
+        if index < len(offsets) and offsets[index] == offset:
+            return lines[index]
+        below = offsets[index - 1]
+        if index < len(offsets) and offsets[index] - offset < offset - below:
+            line = lines[index] - self.text.count("\n", offset, offsets[index])
+        else:
+            line = lines[index - 1] + self.text.count("\n", below, offset)
+        offsets.insert(index, offset)
+        lines.insert(index, line)
+        return line
 
     def evidence(self, offset: int) -> Evidence:
         start = max(0, offset - _SNIPPET_BEFORE)
         snippet = _BLANK.sub(" ", self.text[start : start + _SNIPPET_CHARS * 2]).strip()[:_SNIPPET_CHARS]
         if self.anchor is not None:
             return Evidence(self.anchor, self.anchor_line, snippet)
-        return Evidence(offset, bisect_left(self.newlines, offset) + 1, snippet)
+        return Evidence(offset, self.line(min(offset, self.end)), snippet)
 
 
 def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
@@ -177,14 +231,20 @@ def _scan_text(text: str, end: int, locator: _Locator, collected: _Collected, de
             _scan_script(block.decoded, 0, len(block.decoded), inner, collected, depth)
         else:
             _scan_script(text, block.code_start, block.code_end, locator, collected, depth)
-    for url in parts.urls:
+    for url in ticking(parts.urls):
         domain = domain_of(url.url)
         if domain is None:
             continue
-        evidence = locator.evidence(url.offset)
-        collected.domains.append(DomainUse(domain, url.directive, url.url, evidence))
+        _domain(collected, domain, url.directive, url.url, locator, url.offset)
         need = "cspFrameDomains" if url.directive == "frame" else "cspResourceDomains"
-        collected.needs.append(NeedFinding(need, "use", "high", "html", url.url[:200], evidence))
+        collected.needs.append(_Need(need, "use", "high", "html", url.url[:200], locator, url.offset))
+
+
+def _domain(collected: _Collected, domain: str, directive: str, url: str, locator: _Locator, offset: int) -> None:
+    """Record the first use of `domain` under `directive` (later ones add nothing: the report keeps the first)."""
+    if (domain, directive) not in collected.domain_keys:
+        collected.domain_keys.add((domain, directive))
+        collected.domains.append(DomainUse(domain, directive, url, locator.evidence(offset)))
 
 
 def _line(locator: _Locator, offset: int) -> int:
@@ -197,10 +257,10 @@ def _script_src(src: str, offset: int, locator: _Locator, collected: _Collected,
         _embedded(RawEmbedded(offset, src, False, "data-url"), locator, collected, depth)
         return
     domain = domain_of(src)
-    collected.externals.append(ExternalCode(src, "script-src", domain, evidence))
+    _add_external(collected, ExternalCode(src, "script-src", domain, evidence))
     if domain is not None:
-        collected.domains.append(DomainUse(domain, "resource", src, evidence))
-        collected.needs.append(NeedFinding("cspResourceDomains", "use", "high", "html", src[:200], evidence))
+        _domain(collected, domain, "resource", src, locator, offset)
+        collected.needs.append(_Need("cspResourceDomains", "use", "high", "html", src[:200], locator, offset))
 
 
 def _import_map(content: str, offset: int, locator: _Locator, collected: _Collected) -> None:
@@ -212,9 +272,9 @@ def _import_map(content: str, offset: int, locator: _Locator, collected: _Collec
         return
     for url in _import_map_urls(parsed):
         domain = domain_of(url)
-        collected.externals.append(ExternalCode(url, "importmap", domain, evidence))
+        _add_external(collected, ExternalCode(url, "importmap", domain, evidence))
         if domain is not None:
-            collected.domains.append(DomainUse(domain, "resource", url, evidence))
+            _domain(collected, domain, "resource", url, locator, offset)
 
 
 def _import_map_urls(parsed: object) -> list[str]:
@@ -235,7 +295,10 @@ def _scan_script(text: str, start: int, end: int, locator: _Locator, collected: 
     if _NOT_BLANK.search(text, start, end) is None:
         return
     collected.js_found = True
-    result = scan_js(text, start, end)
+    if not collected.budget.stretch():
+        _note_capped(collected)
+        return
+    result = scan_js(text, start, end, collected.budget)
     _collect_js(result, locator, collected)
     for embedded in result.embedded:
         _embedded(embedded, locator, collected, depth)
@@ -244,18 +307,22 @@ def _scan_script(text: str, start: int, end: int, locator: _Locator, collected: 
 def _collect_js(result: JsScan, locator: _Locator, collected: _Collected) -> None:
     collected.ext_apps = collected.ext_apps or result.ext_apps_present
     collected.auto_resize_off = collected.auto_resize_off or result.auto_resize_off
-    collected.needs.extend(_need(raw, locator) for raw in result.needs)
+    collected.needs.extend(
+        _Need(r.need, r.kind, r.confidence, r.via, r.detail, locator, r.offset) for r in result.needs
+    )
     collected.sdks.extend(_sdk(raw, locator) for raw in result.sdks)
     for url in result.urls:
         _url(url, locator, collected)
     for external in result.externals:
         _external(external, locator, collected)
     if result.hits_capped:
+        _note_capped(collected)
+
+
+def _note_capped(collected: _Collected) -> None:
+    """Say once that the scan's hit or stretch budget left something out."""
+    if not any(limit.code == "hits_capped" for limit in collected.limits):
         collected.limits.append(ScanLimit("hits_capped", "too many candidate names; later ones were skipped", None))
-
-
-def _need(raw: RawNeed, locator: _Locator) -> NeedFinding:
-    return NeedFinding(raw.need, raw.kind, raw.confidence, raw.via, raw.detail, locator.evidence(raw.offset))
 
 
 def _sdk(raw: RawSdk, locator: _Locator) -> SdkDetection:
@@ -266,14 +333,23 @@ def _url(raw: RawUrl, locator: _Locator, collected: _Collected) -> None:
     domain = domain_of(raw.url)
     if domain is None:
         return
-    evidence = locator.evidence(raw.offset)
-    collected.domains.append(DomainUse(domain, raw.directive, raw.url, evidence))
+    _domain(collected, domain, raw.directive, raw.url, locator, raw.offset)
     need = {"connect": "cspConnectDomains", "frame": "cspFrameDomains"}.get(raw.directive, "cspResourceDomains")
-    collected.needs.append(NeedFinding(need, "use", raw.confidence, "js", raw.url[:200], evidence))
+    collected.needs.append(_Need(need, "use", raw.confidence, "js", raw.url[:200], locator, raw.offset))
 
 
 def _external(raw: RawExternal, locator: _Locator, collected: _Collected) -> None:
-    collected.externals.append(ExternalCode(raw.url, raw.kind, domain_of(raw.url), locator.evidence(raw.offset)))
+    if len(collected.externals) >= _MAX_EXTERNALS:  # counted, without making its evidence
+        collected.externals_left_out += 1
+        return
+    _add_external(collected, ExternalCode(raw.url, raw.kind, domain_of(raw.url), locator.evidence(raw.offset)))
+
+
+def _add_external(collected: _Collected, external: ExternalCode) -> None:
+    if len(collected.externals) < _MAX_EXTERNALS:
+        collected.externals.append(external)
+    else:
+        collected.externals_left_out += 1
 
 
 def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth: int) -> None:
@@ -313,14 +389,16 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
     if collected.ext_apps and not collected.auto_resize_off:
         first = next(s for s in collected.sdks if s.name == "ext-apps")
         detail = "autoResize (on by default)"
-        needs.append(NeedFinding("sizeChanged", "automatic", "medium", "ext-apps", detail, first.evidence))
-    findings = _cap(sorted(needs, key=lambda f: (_NEED_ORDER.get(f.need, 99), _offset(f))))
+        needs.append(_Need("sizeChanged", "automatic", "medium", "ext-apps", detail, None, -1, first.evidence))
+    findings = [
+        need.finding() for need in _cap(sorted(needs, key=lambda f: (_NEED_ORDER.get(f.need, 99), f.sort_offset)))
+    ]
     counted = any(f.counts and f.via != "html" for f in findings) or bool(collected.sdks)
     externals = tuple(collected.externals)
     limits = list(collected.limits)
     truncated = any(limit.code == "input_truncated" for limit in limits)
     if externals:
-        detail = f"{len(externals)} external script(s) or module(s) were not read"
+        detail = f"{len(externals) + collected.externals_left_out} external script(s) or module(s) were not read"
         limits.append(ScanLimit("external_code_not_analysed", detail, None))
     code_analysed = counted or (not externals and not truncated)
     complete = not externals and not any(
@@ -350,38 +428,34 @@ def _may_hold_an_app(collected: _Collected) -> bool:
     )
 
 
-def _without_an_app(finding: NeedFinding) -> NeedFinding:
+def _without_an_app(finding: _Need) -> _Need:
     """A call by an App method's name alone (`chat.sendMessage(…)`), in a page with no MCP Apps bridge anywhere, is
     another library's method: it does not count. Calls by names only the App has are high confidence and stay."""
     if finding.via != "ext-apps" or finding.confidence != "medium" or not finding.counts:
         return finding
     detail = f"{finding.detail} (no MCP Apps bridge in the page: another library's method)"
-    return NeedFinding(finding.need, "declaration", "low", finding.via, detail, finding.evidence)
+    return replace(finding, kind="declaration", confidence="low", detail=detail)
 
 
-def _beside_mcp_apps(finding: NeedFinding) -> NeedFinding:
+def _beside_mcp_apps(finding: _Need) -> _Need:
     """A widget that also carries the MCP Apps SDK runs without the OpenAI runtime: its reads of `window.openai`
     and its calls behind an `openai` check are host detection, so they do not make the runtime a need."""
     if finding.need != "openaiApps" or finding.kind not in ("use", "guarded-call"):
         return finding
     detail = f"{finding.detail} (host detection beside the MCP Apps SDK)"
-    return NeedFinding(finding.need, "declaration", "low", finding.via, detail, finding.evidence)
+    return replace(finding, kind="declaration", confidence="low", detail=detail)
 
 
-def _offset(finding: NeedFinding) -> int:
-    return finding.evidence.offset if finding.evidence is not None else -1
-
-
-def _cap(findings: list[NeedFinding]) -> list[NeedFinding]:
+def _cap(findings: list[_Need]) -> list[_Need]:
     """Keep at most a dozen findings per need, preferring counting ones."""
-    kept: list[NeedFinding] = []
+    kept: list[_Need] = []
     per_need: dict[str, int] = {}
     for finding in sorted(findings, key=lambda f: (not f.counts,)):
         count = per_need.get(finding.need, 0)
         if count < _MAX_FINDINGS_PER_NEED:
             kept.append(finding)
             per_need[finding.need] = count + 1
-    return sorted(kept, key=lambda f: (_NEED_ORDER.get(f.need, 99), _offset(f)))
+    return sorted(kept, key=lambda f: (_NEED_ORDER.get(f.need, 99), f.sort_offset))
 
 
 def _dedupe_domains(domains: list[DomainUse]) -> list[DomainUse]:

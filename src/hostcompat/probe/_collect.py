@@ -206,7 +206,7 @@ def _take_page(result: Mapping[str, Any], listing: Listing, out: Gathered, wire:
         )
     room = wire.limits.max_items - len(out.items)
     out.items.extend(objects[:room])
-    if len(objects) > room:
+    if len(objects) > room or wire.was_cut(listing.method):
         wire.event(ITEM_CAP, "warning", f"{listing.method}: stopped at {wire.limits.max_items} items")
         out.coverage = "truncated"
         return False

@@ -118,6 +118,39 @@ def copy_json(value: object, what: str, depth: int = 0) -> Any:
     raise InvalidInput(f"{what} holds a {_type_name(value)}, which is not JSON", value=value)
 
 
+def check_json(value: object, what: str) -> Any:
+    """`value` itself, once checked to be a JSON value as `copy_json` would copy it (nothing is copied).
+
+    For a tree nobody else holds (one just parsed from a file), this is `copy_json` without a second tree in memory.
+
+    Raises:
+        InvalidInput: as `copy_json`.
+    """
+    if not isinstance(value, Mapping | list | tuple):
+        return copy_json(value, what)
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth >= MAX_JSON_DEPTH:
+            raise InvalidInput(f"{what} is nested deeper than {MAX_JSON_DEPTH} levels", value=item)
+        if isinstance(item, Mapping):
+            for key in item:
+                if type(key) is not str and not isinstance(key, str):
+                    raise InvalidInput(f"{what} has a non-string key {key!r}", value=item)
+            children = item.values()
+        else:
+            children = item
+        for child in children:
+            kind = type(child)
+            if kind is str or kind is int or kind is bool or child is None:
+                continue
+            if kind is dict or kind is list or isinstance(child, Mapping | list | tuple):
+                stack.append((child, depth + 1))
+            else:
+                copy_json(child, what)  # a float (finite?), a str or int subclass, or not JSON at all
+    return value
+
+
 def copy_object(value: object, what: str) -> dict[str, Any]:
     """A deep copy of a JSON object (see `copy_json`); anything but an object is an error."""
     copied: dict[str, Any] = copy_json(expect_object(value, what), what)
@@ -126,6 +159,7 @@ def copy_object(value: object, what: str) -> dict[str, Any]:
 
 __all__ = [
     "MAX_JSON_DEPTH",
+    "check_json",
     "copy_json",
     "copy_object",
     "expect_bool",

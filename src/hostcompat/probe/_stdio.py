@@ -9,6 +9,7 @@ SIGTERM to SIGKILL of the whole process group, each stage bounded by `shutdown_g
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -25,6 +26,7 @@ from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
 
+from hostcompat.probe._json_stream import load_json_capped
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import (
     GARBAGE_OUTPUT,
@@ -44,6 +46,8 @@ _HEAD_BYTES: Final = 4096
 _POLL_SECONDS: Final = 0.01
 _REAP_SECONDS: Final = 1.0
 _DRAIN_SECONDS: Final = 0.5
+_CUT_OVER_CHARS: Final = 1 << 20
+"""Messages longer than this are parsed item by item first, and their lists cut to `max_items` (see `_cut_lists`)."""
 _ID_PATTERN: Final = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -140,6 +144,8 @@ class _StdoutDecoder:
                 )
             self._bad_utf8 += 1
             text = line.decode("utf-8", "replace")
+        if len(text) > _CUT_OVER_CHARS:
+            text = self._cut_lists(text)
         try:
             message = jsonrpc_message_adapter.validate_json(text, by_name=False)
         except ValueError:
@@ -148,6 +154,20 @@ class _StdoutDecoder:
                 self._garbage_sample = sample(line)
             return
         await self._send(SessionMessage(message))
+
+    def _cut_lists(self, text: str) -> str:
+        """A large message with every list in its `result` (or `params`) cut to `max_items` + 1 items (one more, so
+        the listing sees it was cut), parsed one item at a time: a million tools never become a million objects."""
+        try:
+            message, dropped = load_json_capped(text, depth=2, max_items=self._wire.limits.max_items + 1)
+        except (ValueError, RecursionError):
+            return text  # not JSON: the garbage count below says so
+        if not dropped:
+            return text
+        request_id = message.get("id") if isinstance(message, dict) else None
+        if isinstance(request_id, (int, str)) and not isinstance(request_id, bool):
+            self._wire.cut.add(request_id)
+        return json.dumps(message, ensure_ascii=False)
 
     def finish(self) -> None:
         """Report a message still being dropped and the garbage seen; an unfinished last line is ignored."""

@@ -61,6 +61,8 @@ class Wire:
         self._last_id: dict[str, RequestId] = {}
         self.dropped: set[RequestId] = set()
         """Ids of requests whose reply a transport dropped as too large."""
+        self.cut: set[RequestId] = set()
+        """Ids of requests whose reply listed more items than the probe keeps, and was cut while it was parsed."""
 
     # --- events --------------------------------------------------------------------------------------------------
 
@@ -131,6 +133,10 @@ class Wire:
     def was_dropped(self, method: str) -> bool:
         """True when the reply to the last `method` request was dropped as too large."""
         return method in self._last_id and self._last_id[method] in self.dropped
+
+    def was_cut(self, method: str) -> bool:
+        """True when the reply to the last `method` request had its lists cut to `max_items` while parsed."""
+        return method in self._last_id and self._last_id[method] in self.cut
 
     def take_result(self, method: str) -> dict[str, Any] | None:
         """The raw result of the last answered `method` request, once (or `None` if it was not a result)."""

@@ -7,16 +7,18 @@ and why, is in `coverage` and `events`.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from hostcompat.errors import InvalidInput, InvalidSnapshot
 from hostcompat.probe._json import (
+    check_json,
     copy_json,
     copy_object,
     expect_bool,
@@ -27,6 +29,7 @@ from hostcompat.probe._json import (
     expect_optional_int,
     expect_str,
 )
+from hostcompat.probe._json_stream import JSONTooLarge, load_json
 from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
 from hostcompat.probe.limits import Limits
 from hostcompat.redaction import Redactor, redact_description
@@ -44,12 +47,17 @@ Raw = Mapping[str, Any]
 _NO_META: Final[Raw] = MappingProxyType({})
 
 
-def _raw_items(items: object, what: str) -> tuple[Raw, ...]:
-    return tuple(copy_object(item, f"{what} item") for item in expect_list(items, what))
+def _own_object(value: object, what: str, copy: bool = True) -> Raw:
+    """A JSON object of the snapshot: copied (the caller may change its own), or only checked (a fresh parse)."""
+    return copy_object(value, what) if copy else check_json(expect_object(value, what), what)
 
 
-def _optional_raw(value: object, what: str) -> Raw | None:
-    return None if value is None else copy_object(value, what)
+def _raw_items(items: object, what: str, copy: bool = True) -> tuple[Raw, ...]:
+    return tuple(_own_object(item, f"{what} item", copy) for item in expect_list(items, what))
+
+
+def _optional_raw(value: object, what: str, copy: bool = True) -> Raw | None:
+    return None if value is None else _own_object(value, what, copy)
 
 
 @dataclass(frozen=True)
@@ -80,8 +88,8 @@ class UIResourceCapture:
         }
 
     @classmethod
-    def from_dict(cls, uri: str, data: object) -> UIResourceCapture:
-        """A capture from `to_dict` output.
+    def from_dict(cls, uri: str, data: object, *, copy: bool = True) -> UIResourceCapture:
+        """A capture from `to_dict` output (with `copy=False` its objects are checked and kept, not copied).
 
         Raises:
             InvalidInput: a field of the wrong type.
@@ -89,8 +97,8 @@ class UIResourceCapture:
         obj = expect_object(data, f"uiResources[{uri!r}]")
         return cls(
             uri=uri,
-            contents=_raw_items(obj.get("contents", []), "uiResources contents"),
-            error=_optional_raw(obj.get("error"), "uiResources error"),
+            contents=_raw_items(obj.get("contents", []), "uiResources contents", copy),
+            error=_optional_raw(obj.get("error"), "uiResources error", copy),
             truncated=expect_bool(obj.get("truncated", False), "uiResources truncated"),
             bytes=expect_optional_int(obj.get("bytes"), "uiResources bytes"),
             referenced_by=tuple(
@@ -251,8 +259,11 @@ class Snapshot:
         }
 
     @classmethod
-    def from_dict(cls, data: object) -> Snapshot:
+    def from_dict(cls, data: object, *, copy: bool = True) -> Snapshot:
         """A snapshot from `to_dict` output (or a parsed snapshot file). Unknown top-level keys are ignored.
+
+        With `copy=False` the objects of `data` are checked and kept rather than copied: for a tree nobody else
+        holds (one just parsed), which then never exists twice in memory.
 
         Raises:
             InvalidInput: an unknown `schemaVersion`, a missing field, or a field of the wrong shape.
@@ -274,20 +285,20 @@ class Snapshot:
                 expect_bool(flag, "truncated flag")
         ui_obj = expect_object(obj.get("uiResources", {}), "uiResources")
         return cls(
-            target=copy_object(obj["target"], "target"),
+            target=_own_object(obj["target"], "target", copy),
             captured_at=expect_str(obj["capturedAt"], "capturedAt"),
-            client=copy_object(obj["client"], "client"),
-            connection=_optional_raw(obj.get("connection"), "connection"),
-            initialize=_optional_raw(obj.get("initialize"), "initialize"),
-            tools=_raw_items(obj.get("tools", []), "tools"),
-            resources=_raw_items(obj.get("resources", []), "resources"),
-            resource_templates=_raw_items(obj.get("resourceTemplates", []), "resourceTemplates"),
-            prompts=_raw_items(obj.get("prompts", []), "prompts"),
-            ui_resources={uri: UIResourceCapture.from_dict(uri, entry) for uri, entry in ui_obj.items()},
+            client=_own_object(obj["client"], "client", copy),
+            connection=_optional_raw(obj.get("connection"), "connection", copy),
+            initialize=_optional_raw(obj.get("initialize"), "initialize", copy),
+            tools=_raw_items(obj.get("tools", []), "tools", copy),
+            resources=_raw_items(obj.get("resources", []), "resources", copy),
+            resource_templates=_raw_items(obj.get("resourceTemplates", []), "resourceTemplates", copy),
+            prompts=_raw_items(obj.get("prompts", []), "prompts", copy),
+            ui_resources={uri: UIResourceCapture.from_dict(uri, entry, copy=copy) for uri, entry in ui_obj.items()},
             limits=Limits.from_dict(obj["limits"]),
             coverage=coverage,
             events=tuple(ProbeEvent.from_dict(event) for event in expect_list(obj.get("events", []), "events")),
-            process=_optional_raw(obj.get("process"), "process"),
+            process=_optional_raw(obj.get("process"), "process", copy),
             duration_seconds=expect_number(obj.get("durationSeconds", 0.0), "durationSeconds", positive=False),
         )
 
@@ -303,16 +314,32 @@ def snapshot_from_json(text: str | bytes) -> Snapshot:
     Raises:
         InvalidSnapshot: not UTF-8, not JSON, nested too deeply, or not a snapshot of this version.
     """
+    source: IO[bytes] | str = io.BytesIO(text) if isinstance(text, bytes) else text
+    return _parse_snapshot(source, len(text), preview=text[:200])
+
+
+def _parse_snapshot(source: IO[bytes] | str, max_bytes: int, *, preview: object) -> Snapshot:
+    """Parse and check a snapshot from a stream (read piece by piece) or a text; the parsed tree is not copied."""
     try:
-        data = json.loads(text)
+        data = load_json(source, max_bytes=max_bytes)
+    except JSONTooLarge:
+        raise
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise InvalidSnapshot(f"not a JSON snapshot: {error}", value=text[:200]) from error
+        raise InvalidSnapshot(f"not a JSON snapshot: {_short(error)}", value=preview) from error
     try:
-        return Snapshot.from_dict(data)
+        return Snapshot.from_dict(data, copy=False)
     except InvalidSnapshot:
         raise
     except InvalidInput as error:
         raise InvalidSnapshot(f"not a valid snapshot: {error.message}", value=error.value) from error
+
+
+def _short(error: BaseException) -> str:
+    """An error's text without the document a `JSONDecodeError` carries (it may be megabytes long)."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} (at character {error.pos} of the part being read)"
+    text = str(error)
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 def write_snapshot(snapshot: Snapshot, path: str | os.PathLike[str]) -> Path:
@@ -336,20 +363,23 @@ def write_snapshot(snapshot: Snapshot, path: str | os.PathLike[str]) -> Path:
 def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT_FILE_BYTES) -> Snapshot:
     """Read a snapshot file written by `write_snapshot` (or attached to a bug report).
 
+    The file is read and parsed piece by piece, at most `max_bytes` of it, so its text and its parsed tree are
+    never both in memory.
+
     Raises:
         InvalidSnapshot: the file is missing, larger than `max_bytes`, not JSON, or not a snapshot of this version.
     """
     source = Path(path)
     try:
         with source.open("rb") as stream:
-            data = stream.read(max_bytes + 1)
+            return _parse_snapshot(stream, max_bytes, preview=str(source))
+    except JSONTooLarge as error:
+        raise InvalidSnapshot(
+            f"snapshot {str(source)!r} is larger than {max_bytes} bytes", value=str(source)
+        ) from error
     except OSError as error:
         reason = error.strerror or str(error)
         raise InvalidSnapshot(f"cannot read snapshot {str(source)!r}: {reason}", value=str(source)) from error
-    if len(data) > max_bytes:
-        raise InvalidSnapshot(f"snapshot {str(source)!r} is larger than {max_bytes} bytes", value=str(source))
-    try:
-        return snapshot_from_json(data)
     except InvalidSnapshot as error:
         raise InvalidSnapshot(f"{source}: {error.message}", value=error.value) from error
 

@@ -1,6 +1,7 @@
 """One report document per run, rendered as text, JSON, Markdown or SARIF; the exit code follows `--fail-on`.
 
-Pure: no I/O, no `mcp` import; `render_rich` uses `rich` when it is installed.
+Pure: no `mcp` import, and no I/O but `read_report` (a saved JSON report, read back to be rendered again);
+`render_rich` uses `rich` when it is installed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from hostcompat.report.json_text import json_text as json_text
     from hostcompat.report.markdown import escape_markdown as escape_markdown
     from hostcompat.report.markdown import render_markdown as render_markdown
+    from hostcompat.report.reader import MAX_REPORT_BYTES as MAX_REPORT_BYTES
+    from hostcompat.report.reader import read_report as read_report
+    from hostcompat.report.reader import report_from_json as report_from_json
     from hostcompat.report.sarif import SARIF_SCHEMA as SARIF_SCHEMA
     from hostcompat.report.sarif import SARIF_VERSION as SARIF_VERSION
     from hostcompat.report.sarif import artifact_uri as artifact_uri
@@ -42,6 +46,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "EXIT_USAGE": ("hostcompat.report.document", "EXIT_USAGE"),
     "FailOn": ("hostcompat.report.document", "FailOn"),
     "FindingGroup": ("hostcompat.report.grouping", "FindingGroup"),
+    "MAX_REPORT_BYTES": ("hostcompat.report.reader", "MAX_REPORT_BYTES"),
     "REPORT_SCHEMA": ("hostcompat.report.document", "REPORT_SCHEMA"),
     "SARIF_SCHEMA": ("hostcompat.report.sarif", "SARIF_SCHEMA"),
     "SARIF_VERSION": ("hostcompat.report.sarif", "SARIF_VERSION"),
@@ -58,6 +63,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "render_rich": ("hostcompat.report.text", "render_rich"),
     "render_sarif": ("hostcompat.report.sarif", "render_sarif"),
     "render_text": ("hostcompat.report.text", "render_text"),
+    "read_report": ("hostcompat.report.reader", "read_report"),
+    "report_from_json": ("hostcompat.report.reader", "report_from_json"),
     "report_document": ("hostcompat.report.document", "report_document"),
     "server_entry": ("hostcompat.report.document", "server_entry"),
     "summarize": ("hostcompat.report.document", "summarize"),
@@ -89,6 +96,7 @@ __all__ = [
     "EXIT_USAGE",
     "FailOn",
     "FindingGroup",
+    "MAX_REPORT_BYTES",
     "REPORT_SCHEMA",
     "SARIF_SCHEMA",
     "SARIF_VERSION",
@@ -100,12 +108,14 @@ __all__ = [
     "exit_code",
     "group_findings",
     "json_text",
+    "read_report",
     "render_html",
     "render_markdown",
     "render_rich",
     "render_sarif",
     "render_text",
     "report_document",
+    "report_from_json",
     "server_entry",
     "summarize",
     "unknown_reasons",
