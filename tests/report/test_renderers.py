@@ -63,6 +63,15 @@ def test_sarif_validates_against_the_official_schema() -> None:
     jsonschema.validate(render_sarif(document("degraded", "blocked")), schema)
 
 
+def test_markdown_neutralises_control_characters_a_server_sent() -> None:
+    doc = document("degraded")
+    doc["servers"][0]["server"]["name"] = "evil\x1bc\x1b]0;title\x07\u009b2J\u202ename"
+    doc["servers"][0]["events"][0]["message"] = "line one\r\nhostcompat: forged \x1b[31mred"
+    md = render_markdown(doc)
+    assert not {"\x1b", "\x07", "\u009b", "\u202e", "\r"} & set(md)
+    assert "forged" in md and not any(line.startswith("hostcompat: forged") for line in md.splitlines())
+
+
 def test_rich_output_names_every_host() -> None:
     pytest.importorskip("rich")
     out = io.StringIO()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from hostcompat._version import __version__
 from hostcompat.cli._command import Command
 from hostcompat.errors import HostCompatError
+from hostcompat.terminal import clean_line
 
 EXIT_USAGE = 2
 """Bad arguments or an unusable input (argparse uses 2 as well)."""
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except HostCompatError as error:
-        sys.stderr.write(f"hostcompat {args.command}: error: {error}\n")
+        sys.stderr.write(f"hostcompat {args.command}: error: {clean_line(error)}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # the reader (`| head`) went away: stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)

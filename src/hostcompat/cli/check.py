@@ -2,7 +2,8 @@
 what to change. Probes live servers (or reads snapshots), evaluates every host in the catalog, prints a report.
 
 Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be reached;
-2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id).
+2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id, an output path that
+cannot be written).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
@@ -19,6 +19,7 @@ from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_p
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
+from hostcompat.terminal import clean_line, escape_json_text, is_terminal, write_json
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog
@@ -56,6 +57,10 @@ def _run(args: argparse.Namespace) -> int:
     from hostcompat.report import exit_code, report_document
 
     planned = plan_targets(args)
+    if args.output is not None:
+        from hostcompat.output_files import check_output_path
+
+        check_output_path(args.output)  # a bad path fails now, not after the probes
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
@@ -137,7 +142,7 @@ def _probe(live: list[Planned], options: ProbeOptions, concurrency: int | None) 
             concurrency=concurrency,
         )
 
-    names = ", ".join(item.label for item in live[:3]) + (", …" if len(live) > 3 else "")
+    names = ", ".join(clean_line(item.label) for item in live[:3]) + (", …" if len(live) > 3 else "")
     status = _status(f"probing {len(targets)} server{'s' if len(targets) != 1 else ''}: {names}")
     try:
         return anyio.run(run)
@@ -152,25 +157,34 @@ def _status(message: str) -> Any:
         return None
     try:
         from rich.console import Console
+        from rich.text import Text
     except ImportError:
         sys.stderr.write(message + "\n")
         return None
-    status = Console(stderr=True).status(message)
+    status = Console(stderr=True).status(Text(message))  # a Text: a server's name is never read as markup
     status.start()
     return status
 
 
 def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
-    if args.output is None and args.format == "text" and sys.stdout.isatty() and _render_rich(document):
+    """The report to standard output or `-o FILE`; JSON and SARIF that reach a terminal have control characters
+    escaped (the text and Markdown renderers neutralise them themselves)."""
+    if args.output is None and args.format == "text" and is_terminal(sys.stdout) and _render_rich(document):
         return
     text = render(document, args.format)
+    is_json = args.format in ("json", "sarif")
     if args.output is None:
-        sys.stdout.write(text)
+        if is_json:
+            write_json(sys.stdout, text)
+        else:
+            sys.stdout.write(text)
         return
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {args.output!r}: {exc.strerror or exc}", value=args.output) from exc
+    from hostcompat.output_files import write_output
+
+    if is_json:
+        write_output(args.output, escape_json_text(text, terminal=False), for_terminal=escape_json_text)
+    else:
+        write_output(args.output, text)
 
 
 def _render_rich(document: dict[str, Any]) -> bool:

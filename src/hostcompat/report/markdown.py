@@ -11,15 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from hostcompat.report.grouping import group_findings
+from hostcompat.terminal import clean_line
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
 
 
 def escape_markdown(text: object) -> str:
-    """`text` with Markdown and HTML metacharacters escaped and line breaks flattened."""
-    flat = " ".join(str(text).split())
-    return _ESCAPE.sub(r"\\\1", flat)
+    """`text` on one line, control characters neutralised (`hostcompat.terminal.clean_line`), with Markdown and
+    HTML metacharacters escaped."""
+    return _ESCAPE.sub(r"\\\1", clean_line(text))
 
 
 def _finding_lines(finding: Mapping[str, Any], where: str, hosts: tuple[str, ...] = ()) -> list[str]:

@@ -11,13 +11,9 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from hostcompat.report.grouping import group_findings
+from hostcompat.terminal import clean_line as _clean
 
 _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
-
-
-def _clean(text: object) -> str:
-    """One line of printable text (control characters from a server could move the cursor or hide output)."""
-    return "".join(ch if ch.isprintable() else " " for ch in " ".join(str(text).split()))
 
 
 def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
