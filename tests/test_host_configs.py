@@ -88,6 +88,8 @@ def test_codex_config_toml() -> None:
         ("[]", "top level must be a JSON object"),
         ('{"other": {}}', "no server list found"),
         ('{"mcpServers": []}', "'mcpServers' must be an object"),
+        ('{"mcpServers": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+        ('{"mcpServers": {"a": ' + "[" * 100_000 + "]" * 100_000 + "}}", "nested too deeply"),
         ('{"mcpServers": {"a": {"args": []}}}', "a.url must be an http(s) URL"),
         ('{"mcpServers": {"a": {"command": ""}}}', "a.command must be a non-empty string"),
         ('{"mcpServers": {"a": {"command": "x", "args": "y"}}}', "a.args must be a list of strings"),
@@ -99,6 +101,14 @@ def test_malformed_configs_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(InvalidHostConfig, match=r"cfg\.json") as caught:
         parse_host_config(text, "cfg.json")
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("depth", [900, 5_000, 100_000])
+@pytest.mark.parametrize("key", ["args", "env"])
+def test_deeply_nested_toml_is_an_error_naming_the_file(depth: int, key: str) -> None:
+    value = "[" * depth + "]" * depth if key == "args" else "{a=" * depth + "1" + "}" * depth
+    with pytest.raises(InvalidHostConfig, match=r"config\.toml"):
+        parse_host_config(f'[mcp_servers.a]\ncommand = "x"\n{key} = {value}\n', "config.toml")
 
 
 def test_unreadable_and_non_utf8_files(tmp_path: Path) -> None:

@@ -187,12 +187,16 @@ def _load_jsonc(text: str, source: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         pass
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
     try:
         return json.loads(_strip_jsonc(text))
     except json.JSONDecodeError as exc:
         raise InvalidHostConfig(
             f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", value=source
         ) from exc
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
 
 
 def _strip_jsonc(text: str) -> str:
@@ -234,6 +238,8 @@ def _parse_codex(text: str, source: str) -> list[ServerConfig]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidHostConfig(f"{source}: not valid TOML: {exc}", value=source) from exc
+    except RecursionError as exc:
+        raise InvalidHostConfig(f"{source}: nested too deeply to be a config file", value=source) from exc
     servers = data.get("mcp_servers")
     if servers is None:
         raise InvalidHostConfig(f"{source}: no [mcp_servers.<name>] tables found", value=sorted(data)[:20])

@@ -59,7 +59,8 @@ def test_snapshot_prints_the_servers_stderr_on_one_line_without_controls(crashed
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_events_and_the_error_of_a_server_that_crashed_are_neutralised(crashed: tuple[Path, str], fmt: str) -> None:
     snapshot, _ = crashed
-    _, out, _ = run("check", str(snapshot), "--format", fmt)
+    code, out, _ = run("check", str(snapshot), "--format", fmt)
+    assert code == 1
     assert "during tools/list" in out
     assert not unsafe_in(out)
 

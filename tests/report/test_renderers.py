@@ -61,6 +61,22 @@ def test_sarif_validates_against_the_official_schema() -> None:
 
     schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     jsonschema.validate(render_sarif(document("degraded", "blocked")), schema)
+    unchecked = document("unknown")
+    unchecked["servers"][0]["error"] = "could not connect: the server exited (code 1) during initialize"
+    jsonschema.validate(render_sarif(unchecked), schema)
+
+
+def test_every_renderer_says_why_a_server_could_not_be_checked() -> None:
+    doc = document("unknown")
+    doc["servers"][0]["error"] = "could not connect: the server exited (code 1) during initialize"
+    assert "could not be checked: could not connect" in render_text(doc)
+    assert "**Could not be checked:** could not connect" in render_markdown(doc)
+    out = io.StringIO()
+    if render_rich(doc, out, width=200):
+        assert "could not be checked: could not connect" in out.getvalue()
+    (notification,) = render_sarif(doc)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert "could not connect" in notification["message"]["text"]
+    assert render_sarif(document("works"))["runs"][0]["invocations"] == [{"executionSuccessful": True}]
 
 
 def test_markdown_neutralises_control_characters_a_server_sent() -> None:

@@ -1,6 +1,10 @@
 """What `check` and `snapshot` run against: a command after `--`, a URL, a snapshot file, a host config file, or the
 built-in example server (`--demo`).
 
+Each argument before `--` is what it looks like: an `http(s)://` URL, or (for `check`) a `.json` snapshot file; anything
+else is an error that says how to pass a command. Only what follows `--` is ever run (the CLI hands it over as
+`args.server_command`, see `Command.command_line`).
+
 Parsing only: nothing here imports the `mcp` SDK, so `hostcompat check snapshot.json` stays an offline, fast path.
 """
 
@@ -77,28 +81,59 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
         from hostcompat.host_configs import read_host_config
     for config in configs:
         planned += [_from_config(server) for server in read_host_config(config) if not server.disabled]
-    spec: list[str] = list(args.target)
-    if spec:
-        allow_snapshot = getattr(args, "config", None) is not None
-        if len(spec) == 1 and allow_snapshot and spec[0].endswith(".json"):
-            if not Path(spec[0]).is_file():
-                raise InvalidInput(f"snapshot file {spec[0]!r} not found (to run a command, put it after `--`)")
-            planned.append(Planned(spec[0], snapshot=Path(spec[0])))
+    allow_snapshot = getattr(args, "config", None) is not None
+    command: list[str] | None = getattr(args, "server_command", None)
+    urls = [spec for spec in args.target if _is_url(spec)]
+    for spec in args.target:
+        if _is_url(spec):
+            planned.append(_live(spec, args, alone=command is None))
+        elif allow_snapshot and spec.endswith(".json"):
+            if not Path(spec).is_file():
+                raise InvalidInput(
+                    f"snapshot file {spec!r} not found (to run a command, put it after `--`)", value=spec
+                )
+            planned.append(Planned(spec, snapshot=Path(spec)))
         else:
-            from hostcompat.probe.target import parse_target
-
-            transport = args.transport
-            target = parse_target(
-                spec if len(spec) > 1 or not _is_url(spec[0]) else spec[0],
-                transport=transport,
-                headers=args.header,
-                env=args.env,
-                cwd=args.cwd,
-            )
-            planned.append(Planned(display_target(target), target))
+            raise InvalidInput(_not_a_target(spec, allow_snapshot, args), value=spec)
+    if command is not None:
+        if not command:
+            raise InvalidInput("nothing after `--`: give the server's command line there", value=command)
+        planned.append(_live(command, args, alone=not urls))
     if not planned:
         raise InvalidInput("nothing to check: give a URL, a snapshot file, `-- COMMAND ARGS…`, --config or --demo")
     return planned
+
+
+def _live(spec: str | list[str], args: argparse.Namespace, *, alone: bool) -> Planned:
+    """A URL (a string) or a command line (a list) as a live target.
+
+    Headers go to URLs and the environment and directory to the command; a target alone gets all of them, so an
+    option that does not fit it is an error rather than ignored.
+    """
+    from hostcompat.probe.target import parse_target
+
+    is_command = isinstance(spec, list)
+    target = parse_target(
+        spec,
+        transport=args.transport,
+        headers=args.header if alone or not is_command else (),
+        env=args.env if alone or is_command else (),
+        cwd=args.cwd if alone or is_command else None,
+    )
+    return Planned(display_target(target), target)
+
+
+def _not_a_target(spec: str, allow_snapshot: bool, args: argparse.Namespace) -> str:
+    what = (
+        "a URL (http:// or https://) nor a snapshot file (.json)" if allow_snapshot else "a URL (http:// or https://)"
+    )
+    command = getattr(args, "command", None) or "check"
+    if allow_snapshot and Path(spec).is_dir():
+        return f"{spec!r} is a directory, neither {what}"
+    return (
+        f"{spec!r} is neither {what}; to check a server started by a command, put the command after `--`: "
+        f"hostcompat {command} -- {spec} …"
+    )
 
 
 def display_target(target: Target) -> str:
@@ -112,7 +147,7 @@ def display_target(target: Target) -> str:
 
 
 def _is_url(text: str) -> bool:
-    return text.startswith(("http://", "https://"))
+    return text[:8].lower().startswith(("http://", "https://"))
 
 
 def _from_config(server: ServerConfig) -> Planned:
@@ -127,4 +162,11 @@ def _from_config(server: ServerConfig) -> Planned:
     return Planned(label, kind(server.url, server.headers), config=server.source)
 
 
-__all__ = ["DEMO_COMMAND", "Planned", "add_target_arguments", "display_target", "limits_from", "plan_targets"]
+__all__ = [
+    "DEMO_COMMAND",
+    "Planned",
+    "add_target_arguments",
+    "display_target",
+    "limits_from",
+    "plan_targets",
+]

@@ -1,9 +1,9 @@
 """`hostcompat check`: does this server work on Claude, ChatGPT, VS Code, Cursor, Codex, Goose …, and if not, why and
 what to change. Probes live servers (or reads snapshots), evaluates every host in the catalog, prints a report.
 
-Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be reached;
-2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id, an output path that
-cannot be written).
+Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be checked
+(unreachable, crashed or timed out during the probe), whatever `--fail-on` says; 2 bad arguments or an unusable
+input (a malformed config or snapshot file, an unknown host id, an output path that cannot be written).
 """
 
 from __future__ import annotations
@@ -61,6 +61,9 @@ def _run(args: argparse.Namespace) -> int:
         from hostcompat.output_files import check_output_path
 
         check_output_path(args.output)  # a bad path fails now, not after the probes
+    offline = {  # written by any version: their targets and events are redacted again
+        id(item): read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
+    }
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
@@ -71,12 +74,10 @@ def _run(args: argparse.Namespace) -> int:
     live = [item for item in planned if item.target is not None]
     options = probe_options(args, as_host)
     snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
+    snapshots.update(offline)
     entries = []
     for item in planned:
-        if item.snapshot is not None:  # written by any version: its target and events are redacted again
-            snapshot = read_snapshot(item.snapshot).redacted(Redactor())
-        else:
-            snapshot = snapshots[id(item)]
+        snapshot = snapshots[id(item)]
         entry = check_snapshot(
             snapshot,
             catalog,
@@ -222,6 +223,7 @@ def render(document: dict[str, Any], fmt: str) -> str:
 
 
 COMMAND = Command(
+    command_line=True,
     name="check",
     help="check a server (live, from a snapshot, or every server in a host config) against every MCP host",
     description=__doc__,

@@ -91,7 +91,8 @@ def _run(args: argparse.Namespace) -> int:
     import anyio
 
     if args.output is None:
-        if any(token in ("-o", "--output") or token.startswith("--output=") for token in args.target):
+        after = args.server_command or ()
+        if any(token in ("-o", "--output") or token.startswith("--output=") for token in after):
             raise InvalidInput("put -o FILE before `--`: everything after `--` is the server's command line")
         raise InvalidInput("snapshot needs -o FILE, where to write the snapshot")
     from hostcompat.output_files import check_output_path
@@ -119,6 +120,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command(
+    command_line=True,
     name="snapshot",
     help="probe a live server and save what it said to a JSON snapshot (for `check` offline, in CI or a bug report)",
     add_arguments=_add_arguments,

@@ -253,7 +253,7 @@ def parse_rule_text(text: str, *, origin: str) -> RuleFile:
     """Parse and validate the JSON text of a rule file (duplicate keys and NaN are rejected).
 
     Raises:
-        CatalogError: too large, not JSON, or not a valid rule document.
+        CatalogError: too large, not JSON, nested too deeply, or not a valid rule document.
     """
     if len(text) > MAX_RULE_FILE_BYTES:
         raise CatalogError(f"{origin}: over {MAX_RULE_FILE_BYTES} characters", value=origin)
@@ -261,6 +261,8 @@ def parse_rule_text(text: str, *, origin: str) -> RuleFile:
         document = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
     except ValueError as error:
         raise CatalogError(f"{origin}: not valid JSON: {error}", value=origin) from error
+    except RecursionError as error:
+        raise CatalogError(f"{origin}: nested too deeply to be a rule file", value=origin) from error
     return parse_rule_document(document, origin=origin)
 
 

@@ -1,4 +1,5 @@
-"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to."""
+"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to (and an
+event once: not again below the server's error that already quotes it)."""
 
 from __future__ import annotations
 
@@ -43,4 +44,11 @@ def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
     return groups
 
 
-__all__ = ["FindingGroup", "group_findings"]
+def other_events(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The server's events, less those whose message its `error` already quotes."""
+    error = str(server.get("error") or "")
+    events: list[Mapping[str, Any]] = list(server.get("events") or ())
+    return [event for event in events if not (error and event.get("message") and str(event["message"]) in error)]
+
+
+__all__ = ["FindingGroup", "group_findings", "other_events"]

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from hostcompat.report.grouping import group_findings
+from hostcompat.report.grouping import group_findings, other_events
 from hostcompat.terminal import clean_line
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -56,6 +56,9 @@ def render_markdown(document: Mapping[str, Any]) -> str:
         if target.get("display"):
             out.append(f"Target: `{escape_markdown(target['display'])}`")
             out.append("")
+        if server.get("error"):
+            out.append(f"> **Could not be checked:** {escape_markdown(server['error'])}")
+            out.append("")
         hosts = server.get("hosts") or []
         if hosts:
             out += ["| host | verdict | apps | server | findings |", "|---|---|---|---|---|"]
@@ -71,9 +74,10 @@ def render_markdown(document: Mapping[str, Any]) -> str:
                     )
                 )
             out.append("")
-        for event in server.get("events") or ():
+        events = other_events(server)
+        for event in events:
             out.append(f"> **{escape_markdown(event.get('code'))}**: {escape_markdown(event.get('message', ''))}")
-        if server.get("events"):
+        if events:
             out.append("")
         groups = group_findings(hosts)
         if groups:
