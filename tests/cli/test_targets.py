@@ -90,6 +90,8 @@ def test_a_bad_snapshot_file_fails_before_any_probe(tmp_path: Path) -> None:
         (["snapshot", "-o", "x.json", "http://[::1"], "not a usable URL"),
         (["check", "--"], "nothing after `--`"),
         (["snapshot", "-o", "x.json", "https://a.example/mcp", "--", "node", "s.js"], "exactly one live server"),
+        (["check", "--input", "token=x", "--demo"], "no --config"),
+        (["check", "--config", "c.json", "--input", "token"], "NAME=VALUE"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(

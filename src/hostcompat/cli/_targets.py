@@ -11,10 +11,12 @@ Parsing only: nothing here imports the `mcp` SDK, so `hostcompat check snapshot.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hostcompat.errors import InvalidInput
 
@@ -35,6 +37,8 @@ class Planned:
     snapshot: Path | None = None
     config: str | None = None
     """The config file that listed it, for reports (SARIF points its results there)."""
+    error: str | None = None
+    """Why it cannot be checked as configured (a config entry that cannot be resolved); then nothing is probed."""
 
 
 def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
@@ -50,6 +54,13 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
             metavar="FILE",
             help="a host config file (claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json, .mcp.json, "
             "Windsurf mcp_config.json, Zed settings.json, Codex config.toml); every server in it is checked",
+        )
+        parser.add_argument(
+            "--input",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="the value of a VS Code ${input:NAME} variable of a --config file (repeat for each)",
         )
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="an environment variable")
@@ -77,10 +88,13 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
             Planned("demo: python -m hostcompat.examples.board", StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
         )
     configs = getattr(args, "config", [])
+    inputs = input_values(getattr(args, "input", []))
+    if inputs and not configs:
+        raise InvalidInput("--input gives ${input:NAME} values of --config files, and no --config is given")
     if configs:
         from hostcompat.host_configs import read_host_config
     for config in configs:
-        planned += [_from_config(server) for server in read_host_config(config) if not server.disabled]
+        planned += [_from_config(server) for server in read_host_config(config, inputs=inputs) if not server.disabled]
     allow_snapshot = getattr(args, "config", None) is not None
     command: list[str] | None = getattr(args, "server_command", None)
     urls = [spec for spec in args.target if _is_url(spec)]
@@ -102,6 +116,46 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
     if not planned:
         raise InvalidInput("nothing to check: give a URL, a snapshot file, `-- COMMAND ARGS…`, --config or --demo")
     return planned
+
+
+def input_values(items: list[str]) -> dict[str, str]:
+    """`--input NAME=VALUE` options as a mapping; `InvalidInput` for one without a name or `=`."""
+    values: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise InvalidInput(f"--input must look like NAME=VALUE, got {item.split('=')[0]!r}…", value=name)
+        values[name.strip()] = value
+    return values
+
+
+_MIN_REDACTED = 4
+"""`--input` values shorter than this are not hunted for in the report: they would match ordinary words."""
+
+
+def redact_inputs(document: Any, args: argparse.Namespace) -> Any:
+    """The report `document` with every `--input` value (typically a token) replaced wherever it appears.
+
+    An input may end up anywhere a config entry uses it, a command's arguments included, and from there in the
+    target a report describes or in what the server printed.
+    """
+    secrets = [value for value in input_values(getattr(args, "input", [])).values() if len(value) >= _MIN_REDACTED]
+    if not secrets:
+        return document
+    from hostcompat.probe.target import REDACTED
+
+    def redact(value: Any) -> Any:
+        if isinstance(value, str):
+            for secret in secrets:
+                value = value.replace(secret, REDACTED)
+            return value
+        if isinstance(value, dict):
+            return {key: redact(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [redact(item) for item in value]
+        return value
+
+    return redact(document)
 
 
 def _live(spec: str | list[str], args: argparse.Namespace, *, alone: bool) -> Planned:
@@ -151,15 +205,40 @@ def _is_url(text: str) -> bool:
 
 
 def _from_config(server: ServerConfig) -> Planned:
+    """A config entry as a target, or as an error when it cannot be used as written or its command is missing."""
     from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget
 
     label = f"{server.name} ({Path(server.source).name})"
-    if server.transport == "stdio":
-        assert server.command is not None  # a stdio ServerConfig always has one
-        return Planned(label, StdioTarget(server.command, server.args, server.env, server.cwd), config=server.source)
-    assert server.url is not None  # an http/sse ServerConfig always has one
-    kind = HttpTarget if server.transport == "http" else SseTarget
-    return Planned(label, kind(server.url, server.headers), config=server.source)
+    if server.error is not None:
+        return Planned(label, config=server.source, error=server.error)
+    try:
+        if server.transport == "stdio":
+            assert server.command is not None  # a stdio ServerConfig without an error always has one
+            missing = _missing_command(server.command, server.env, server.cwd)
+            if missing is not None:
+                return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {missing}")
+            target: Target = StdioTarget(server.command, server.args, server.env, server.cwd)
+        else:
+            assert server.url is not None  # an http/sse ServerConfig without an error always has one
+            target = (HttpTarget if server.transport == "http" else SseTarget)(server.url, server.headers)
+    except InvalidInput as error:  # a value the target refuses (a NUL byte, a bad header name, a URL with no host)
+        return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {error.message}")
+    return Planned(label, target, config=server.source)
+
+
+def _missing_command(command: str, env: Mapping[str, str], cwd: str | None) -> str | None:
+    """Why `command` cannot be started (not found, not executable), or None; found as the process would find it."""
+    if os.sep in command or (os.altsep is not None and os.altsep in command):
+        path = Path(cwd or ".", command) if not os.path.isabs(command) else Path(command)
+        if not path.is_file():
+            return f"command {command!r} not found"
+        return None if os.access(path, os.X_OK) else f"command {command!r} is not executable"
+    search = env.get("PATH", os.environ.get("PATH", os.defpath))
+    for directory in search.split(os.pathsep):
+        candidate = Path(directory or ".", command)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return None
+    return f"command {command!r} not found on PATH"
 
 
 __all__ = [
@@ -167,6 +246,8 @@ __all__ = [
     "Planned",
     "add_target_arguments",
     "display_target",
+    "input_values",
     "limits_from",
     "plan_targets",
+    "redact_inputs",
 ]

@@ -2,8 +2,9 @@
 what to change. Probes live servers (or reads snapshots), evaluates every host in the catalog, prints a report.
 
 Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be checked
-(unreachable, crashed or timed out during the probe), whatever `--fail-on` says; 2 bad arguments or an unusable
-input (a malformed config or snapshot file, an unknown host id, an output path that cannot be written).
+(unreachable, crashed or timed out during the probe, a config entry that cannot be resolved), whatever `--fail-on`
+says; 2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id, an output path
+that cannot be written).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
-from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
+from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
@@ -54,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
     from hostcompat.checking import check_snapshot
     from hostcompat.engine.catalog import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
-    from hostcompat.report import exit_code, report_document
+    from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
     if args.output is not None:
@@ -77,6 +78,9 @@ def _run(args: argparse.Namespace) -> int:
     snapshots.update(offline)
     entries = []
     for item in planned:
+        if item.error is not None:
+            entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
+            continue
         snapshot = snapshots[id(item)]
         entry = check_snapshot(
             snapshot,
@@ -88,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
-    _write(document, args)
+    _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
 
 
