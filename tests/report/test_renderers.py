@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hostcompat.report import render_markdown, render_rich, render_sarif, render_text
+from hostcompat.report import render_html, render_markdown, render_rich, render_sarif, render_text
 from tests.report.sample import document
 
 SARIF_SCHEMA = (
@@ -71,6 +71,7 @@ def test_every_renderer_says_why_a_server_could_not_be_checked() -> None:
     doc["servers"][0]["error"] = "could not connect: the server exited (code 1) during initialize"
     assert "could not be checked: could not connect" in render_text(doc)
     assert "**Could not be checked:** could not connect" in render_markdown(doc)
+    assert "<strong>Could not be checked:</strong> could not connect" in render_html(doc)
     out = io.StringIO()
     if render_rich(doc, out, width=200):
         assert "could not be checked: could not connect" in out.getvalue()
