@@ -129,33 +129,19 @@ def input_values(items: list[str]) -> dict[str, str]:
     return values
 
 
-_MIN_REDACTED = 4
-"""`--input` values shorter than this are not hunted for in the report: they would match ordinary words."""
-
-
 def redact_inputs(document: Any, args: argparse.Namespace) -> Any:
     """The report `document` with every `--input` value (typically a token) replaced wherever it appears.
 
     An input may end up anywhere a config entry uses it, a command's arguments included, and from there in the
-    target a report describes or in what the server printed.
+    target a report describes or in what the server printed (`hostcompat.redaction.Redactor`, which skips values
+    too short to search for).
     """
-    secrets = [value for value in input_values(getattr(args, "input", [])).values() if len(value) >= _MIN_REDACTED]
-    if not secrets:
+    inputs = input_values(getattr(args, "input", []))
+    if not inputs:
         return document
-    from hostcompat.probe.target import REDACTED
+    from hostcompat.redaction import Redactor
 
-    def redact(value: Any) -> Any:
-        if isinstance(value, str):
-            for secret in secrets:
-                value = value.replace(secret, REDACTED)
-            return value
-        if isinstance(value, dict):
-            return {key: redact(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [redact(item) for item in value]
-        return value
-
-    return redact(document)
+    return Redactor.of(inputs.values()).json(document, urls=False)
 
 
 def _live(spec: str | list[str], args: argparse.Namespace, *, alone: bool) -> Planned:
