@@ -88,17 +88,77 @@ def test_codex_config_toml() -> None:
         ("[]", "top level must be a JSON object"),
         ('{"other": {}}', "no server list found"),
         ('{"mcpServers": []}', "'mcpServers' must be an object"),
-        ('{"mcpServers": {"a": {"args": []}}}', "a.url must be an http(s) URL"),
-        ('{"mcpServers": {"a": {"command": ""}}}', "a.command must be a non-empty string"),
-        ('{"mcpServers": {"a": {"command": "x", "args": "y"}}}', "a.args must be a list of strings"),
-        ('{"mcpServers": {"a": {"type": "ws", "url": "https://x"}}}', "a.type must be stdio, http or sse"),
-        ('{"servers": {"a": {"command": "x", "args": ["${input:token}"]}}}', "only the host can resolve"),
+        ('{"mcpServers": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+        ('{"mcpServers": {"a": ' + "[" * 100_000 + "]" * 100_000 + "}}", "nested too deeply"),
     ],
 )
-def test_malformed_configs_name_the_problem(text: str, message: str) -> None:
+def test_a_file_that_is_not_a_server_list_is_an_error_naming_it(text: str, message: str) -> None:
     with pytest.raises(InvalidHostConfig, match=r"cfg\.json") as caught:
         parse_host_config(text, "cfg.json")
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("depth", [900, 5_000, 100_000])
+@pytest.mark.parametrize("key", ["args", "env"])
+def test_deeply_nested_toml_is_an_error_naming_the_file(depth: int, key: str) -> None:
+    value = "[" * depth + "]" * depth if key == "args" else "{a=" * depth + "1" + "}" * depth
+    try:
+        (server,) = parse_host_config(f'[mcp_servers.a]\ncommand = "x"\n{key} = {value}\n', "config.toml")
+    except InvalidHostConfig as error:
+        assert "config.toml: nested too deeply" in str(error)
+    else:
+        assert server.error is not None and f"mcp_servers.a.{key}" in server.error
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"args": []}, "mcpServers.bad.url must be an http(s) URL"),
+        ({"command": ""}, "mcpServers.bad.command must be a non-empty string"),
+        ({"command": "x", "args": "y"}, "mcpServers.bad.args must be a list of strings"),
+        ({"type": "ws", "url": "https://x"}, "mcpServers.bad.type must be stdio, http or sse"),
+        ("not an object", "mcpServers.bad must be an object"),
+        ({"command": "x", "args": ["${input:token}"]}, "give it with --input token=VALUE"),
+        ({"command": "x", "env": {"K": "${NOT_SET_ANYWHERE}"}}, "NOT_SET_ANYWHERE is not set in the environment"),
+        ({"command": "x", "args": ["${config:python.path}"]}, "a variable hostcompat cannot resolve"),
+    ],
+)
+def test_one_unusable_entry_is_that_servers_error_and_the_others_stay(entry: object, message: str) -> None:
+    text = json.dumps({"mcpServers": {"good": {"command": "python"}, "bad": entry, "later": {"url": "https://x/mcp"}}})
+    good, bad, later = parse_host_config(text, "cfg.json", environ={})
+    assert (good.error, good.command, later.error, later.url) == (None, "python", None, "https://x/mcp")
+    assert bad.name == "bad" and bad.error is not None
+    assert message in bad.error and "cfg.json" in bad.error
+
+
+def test_inputs_resolve_vscode_input_variables(tmp_path: Path) -> None:
+    text = json.dumps(
+        {
+            "inputs": [{"id": "token", "type": "promptString", "password": True}],
+            "servers": {
+                "api": {
+                    "type": "http",
+                    "url": "https://x.example/mcp",
+                    "headers": {"Authorization": "Bearer ${input:token}"},
+                },
+                "local": {"command": "node", "args": ["${input:path}"]},
+            },
+        }
+    )
+    api, local = parse_host_config(text, ".vscode/mcp.json", inputs={"token": "s3cret"})
+    assert api.error is None and api.headers == {"Authorization": "Bearer s3cret"}
+    assert local.error is not None and "--input path=VALUE" in local.error
+
+
+def test_claude_code_environment_variables_and_defaults() -> None:
+    text = json.dumps({"mcpServers": {"a": {"command": "${TOOL_BIN:-npx}", "args": ["--key", "${API_KEY}"]}}})
+    (server,) = parse_host_config(text, ".mcp.json", environ={"API_KEY": "k"})
+    assert (server.command, server.args, server.error) == ("npx", ("--key", "k"), None)
+
+
+def test_codex_values_are_taken_as_written() -> None:
+    (server,) = parse_host_config('[mcp_servers.a]\ncommand = "x"\nargs = ["${HOME}"]\n', "config.toml")
+    assert server.error is None and server.args == ("${HOME}",)
 
 
 def test_unreadable_and_non_utf8_files(tmp_path: Path) -> None:

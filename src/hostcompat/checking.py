@@ -25,6 +25,14 @@ from hostcompat.engine.requirements import derive_server_requirements
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
 from hostcompat.engine.tool_meta import preview_value
 from hostcompat.errors import HostCompatError, ScanTimedOut
+from hostcompat.probe.events import (
+    CONNECT_FAILED,
+    CONNECTION_CLOSED,
+    HANDSHAKE_FAILED,
+    INTERNAL_ERROR,
+    SERVER_EXITED,
+    TIMEOUT_TOTAL,
+)
 from hostcompat.probe.snapshot import Snapshot, UIResourceCapture
 from hostcompat.report.document import server_entry
 
@@ -223,6 +231,42 @@ def _fact(value: object) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= MAX_FACT_CHARS else None
 
 
+_PROBE_ENDED: Final = frozenset(
+    {CONNECT_FAILED, CONNECTION_CLOSED, HANDSHAKE_FAILED, INTERNAL_ERROR, SERVER_EXITED, TIMEOUT_TOTAL}
+)
+"""Event codes that mean the probe did not get to its end (with every `PROBE-TIMEOUT-…` code)."""
+
+
+def probe_failure(snapshot: Snapshot) -> str | None:
+    """Why the probe could not check this server, or None when it did.
+
+    A server could not be checked when it never completed the handshake, when the probe stopped early (the server
+    crashed or closed the connection, a step or the whole probe timed out, the probe itself failed), or when its
+    tools could not be listed. A listing cut by a cap is not a failure: the report marks what it cut as unknown.
+    """
+    stopped = next(
+        (
+            event
+            for event in snapshot.events
+            if event.severity == "error"
+            and event.step != "shutdown"
+            and (event.code in _PROBE_ENDED or event.code.startswith("PROBE-TIMEOUT-"))
+        ),
+        None,
+    )
+    if snapshot.initialize is None:
+        first_error = stopped or next((event for event in snapshot.events if event.severity == "error"), None)
+        why = first_error.message if first_error is not None else "it did not complete the handshake"
+        return f"could not connect: {why}"
+    if stopped is not None:
+        return f"the probe did not complete: {stopped.message}"
+    tools = snapshot.coverage.get("tools")
+    if tools in ("failed", "not-attempted"):
+        failed = next((event for event in snapshot.events if event.severity == "error"), None)
+        return f"its tools could not be listed: {failed.message if failed is not None else tools}"
+    return None
+
+
 def check_snapshot(
     snapshot: Snapshot,
     catalog: Catalog,
@@ -303,6 +347,7 @@ def _check(
         hygiene=[finding.to_dict() for finding in (*cut_findings, *widgets.findings, *hygiene)],
         events=[*events, *widgets.notes],
         requirements=evaluation.requirements.to_dict(),
+        error=probe_failure(snapshot),
     )
 
 
@@ -363,4 +408,5 @@ __all__ = [
     "analyse_widgets",
     "check_snapshot",
     "connection_facts",
+    "probe_failure",
 ]

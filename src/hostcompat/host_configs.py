@@ -6,9 +6,14 @@ Formats (detected from the file's shape, and its name when the shape is ambiguou
   `mcp_config.json`, and most other hosts: `{"mcpServers": {name: {command, args, env, cwd} | {url, headers, type}}}`
   (Windsurf spells the URL `serverUrl`);
 - VS Code `.vscode/mcp.json`: `{"servers": {name: {type: stdio|http|sse, command, args, env, cwd | url, headers}}}`,
-  JSON with comments, `${workspaceFolder}`, `${userHome}` and `${env:NAME}` variables;
+  JSON with comments, `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}`,
+  `${env:NAME}` and `${input:NAME}` variables (inputs are given by the caller: only the host can prompt for them);
 - Zed `settings.json`: `{"context_servers": {name: {command, args, env} | {command: {path, args, env}} | {url}}}`;
-- Codex `config.toml`: `[mcp_servers.<name>]` tables with `command`, `args`, `env`, `cwd` or `url`.
+- Codex `config.toml`: `[mcp_servers.<name>]` tables with `command`, `args`, `env`, `cwd` or `url` (no variables).
+
+The `mcpServers` shape also takes Claude Code's `${NAME}` and `${NAME:-default}` environment variables. A file that
+cannot be read as a server list is an `InvalidHostConfig`; one server entry that cannot be used as written (a
+variable that cannot be resolved, a field of the wrong type) is that entry's `error`, and the others stay usable.
 
 Pure: parsing takes the file's text and path; only `read_host_config` touches the file system.
 """
@@ -45,10 +50,20 @@ class ServerConfig:
     source: str = ""
     format: ConfigFormat = "mcpServers"
     disabled: bool = False
+    error: str | None = None
+    """Why this entry cannot be used as written (naming the file, the server and the field); None when it can."""
 
 
-def read_host_config(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> list[ServerConfig]:
-    """Read and parse a host config file; `InvalidHostConfig` names the file and the problem."""
+def read_host_config(
+    path: str | os.PathLike[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    inputs: Mapping[str, str] | None = None,
+) -> list[ServerConfig]:
+    """Read and parse a host config file; `InvalidHostConfig` names the file and the problem.
+
+    `inputs` are the values of VS Code's `${input:NAME}` variables (see `parse_host_config`).
+    """
     file = Path(path)
     try:
         with file.open("rb") as stream:  # read at most one byte past the limit: `stat` says nothing of /dev/zero
@@ -62,18 +77,31 @@ def read_host_config(path: str | os.PathLike[str], *, environ: Mapping[str, str]
         raise InvalidHostConfig(f"{file}: cannot read it ({exc.strerror or exc})", value=str(file)) from exc
     except UnicodeDecodeError as exc:
         raise InvalidHostConfig(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})", value=str(file)) from exc
-    return parse_host_config(text, str(file), environ=os.environ if environ is None else environ)
+    return parse_host_config(text, str(file), environ=os.environ if environ is None else environ, inputs=inputs)
 
 
-def parse_host_config(text: str, source: str, *, environ: Mapping[str, str] | None = None) -> list[ServerConfig]:
-    """Parse a host config file's text (`source` is its path, used for errors, the format and `${workspaceFolder}`)."""
+def parse_host_config(
+    text: str,
+    source: str,
+    *,
+    environ: Mapping[str, str] | None = None,
+    inputs: Mapping[str, str] | None = None,
+) -> list[ServerConfig]:
+    """Parse a host config file's text (`source` is its path, used for errors, the format and `${workspaceFolder}`).
+
+    `environ` resolves `${env:NAME}` (and `${NAME}` in the `mcpServers` shape), `inputs` resolves `${input:NAME}`.
+
+    Raises:
+        InvalidHostConfig: the text is not JSON (or TOML), is nested too deeply, or holds no server list. A server
+            entry that cannot be used is returned with its `error` set instead.
+    """
     env = {} if environ is None else environ
     if source.endswith(".toml"):
         return _parse_codex(text, source)
     data = _load_jsonc(text, source)
     if not isinstance(data, Mapping):
         raise InvalidHostConfig(f"{source}: the top level must be a JSON object", value=type(data).__name__)
-    variables = _variables(source, env)
+    variables = _variables(source, env, inputs or {})
     if "servers" in data and "mcpServers" not in data:
         return _servers(data["servers"], source, "servers", "vscode", variables)
     if "context_servers" in data:
@@ -89,7 +117,26 @@ def parse_host_config(text: str, source: str, *, environ: Mapping[str, str] | No
 def _servers(raw: object, source: str, key: str, fmt: ConfigFormat, variables: Mapping[str, str]) -> list[ServerConfig]:
     if not isinstance(raw, Mapping):
         raise InvalidHostConfig(f"{source}: '{key}' must be an object of named servers", value=raw)
-    return [_server(str(name), entry, source, f"{key}.{name}", fmt, variables) for name, entry in raw.items()]
+    return [_entry(str(name), entry, source, f"{key}.{name}", fmt, variables) for name, entry in raw.items()]
+
+
+def _entry(
+    name: str, raw: object, source: str, where: str, fmt: ConfigFormat, variables: Mapping[str, str]
+) -> ServerConfig:
+    """One entry as a `ServerConfig`; one that cannot be used as written carries its `error` instead of raising."""
+    try:
+        return _server(name, raw, source, where, fmt, variables)
+    except InvalidHostConfig as error:
+        message = error.message
+    entry = raw if isinstance(raw, Mapping) else {}
+    return ServerConfig(
+        name=name,
+        transport="stdio" if "command" in entry else "http",
+        source=source,
+        format=fmt,
+        disabled=entry.get("disabled") is True or entry.get("enabled") is False,
+        error=message,
+    )
 
 
 def _server(
@@ -106,7 +153,7 @@ def _server(
     declared = raw.get("type", raw.get("transport"))
     transport = _transport(declared, command, url, source, where)
     disabled = raw.get("disabled") is True or raw.get("enabled") is False
-    expand = _expander(variables, source, where)
+    expand = _expander(variables, source, where, fmt)
     if transport == "stdio":
         if not isinstance(command, str) or not command:
             raise InvalidHostConfig(f"{source}: {where}.command must be a non-empty string", value=command)
@@ -161,23 +208,53 @@ def _string_map(raw: object, source: str, where: str) -> dict[str, str]:
     return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in raw.items()}
 
 
-def _variables(source: str, environ: Mapping[str, str]) -> dict[str, str]:
+def _variables(source: str, environ: Mapping[str, str], inputs: Mapping[str, str]) -> dict[str, str]:
     path = Path(source).resolve()
     folder = path.parent.parent if path.parent.name in (".vscode", ".cursor") else path.parent
-    variables = {"workspaceFolder": str(folder), "userHome": str(Path.home())}
+    variables = {
+        "workspaceFolder": str(folder),
+        "workspaceFolderBasename": folder.name,
+        "userHome": str(Path.home()),
+        "pathSeparator": os.sep,
+        "/": os.sep,
+    }
     variables.update({f"env:{key}": value for key, value in environ.items()})
+    variables.update({f"input:{key}": value for key, value in inputs.items()})
     return variables
 
 
-def _expander(variables: Mapping[str, str], source: str, where: str) -> Any:
+_BARE_ENV = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)
+"""Claude Code's `${NAME}` and `${NAME:-default}` (the `mcpServers` shape only)."""
+
+
+def _expander(variables: Mapping[str, str], source: str, where: str, fmt: ConfigFormat) -> Any:
+    if fmt == "codex":  # Codex passes its values as they are written
+        return lambda value: value
+
     def expand(value: str) -> str:
         def one(match: re.Match[str]) -> str:
             name = match.group(1)
             if name in variables:
                 return variables[name]
             if name.startswith("env:"):
-                return ""
-            raise InvalidHostConfig(f"{source}: {where} uses ${{{name}}}, which only the host can resolve", value=name)
+                return ""  # VS Code and Cursor expand an unset variable to nothing
+            if name.startswith("input:"):
+                raise InvalidHostConfig(
+                    f"{source}: {where} uses ${{{name}}}, which only the host can resolve by asking the user: "
+                    f"give it with --input {name[len('input:') :]}=VALUE",
+                    value=name,
+                )
+            bare = _BARE_ENV.fullmatch(name) if fmt == "mcpServers" else None
+            if bare is not None:
+                found = variables.get(f"env:{bare.group(1)}", bare.group(2))
+                if found is not None:
+                    return found
+                raise InvalidHostConfig(
+                    f"{source}: {where} uses ${{{name}}}, and {bare.group(1)} is not set in the environment", value=name
+                )
+            raise InvalidHostConfig(
+                f"{source}: {where} uses ${{{name}}}, a variable hostcompat cannot resolve", value=name
+            )
 
         return re.sub(r"\$\{([^}]+)\}", one, value)
 

@@ -21,10 +21,13 @@ def test_the_exit_code_follows_fail_on(verdicts: tuple[str, ...], fail_on: str, 
     assert exit_code(document(*verdicts), fail_on) == expected  # type: ignore[arg-type]  # fail_on is a parameter
 
 
-def test_a_server_with_no_host_verdicts_fails_the_run() -> None:
-    doc = report_document([server_entry(target={"display": "x"}, server=None, hosts=[])])
-    assert exit_code(doc, "never") == EXIT_OK
-    assert exit_code(doc, "blocked") == EXIT_FAILED
+def test_a_server_that_could_not_be_checked_fails_the_run_whatever_fail_on_says() -> None:
+    unreachable = report_document([server_entry(target={"display": "x"}, server=None, hosts=[])])
+    crashed = document("unknown", "unknown")
+    crashed["servers"][0]["error"] = "the probe did not complete: the server exited (code 3) during tools/list"
+    for doc in (unreachable, crashed):
+        for fail_on in ("blocked", "degraded", "unknown", "never"):
+            assert exit_code(doc, fail_on) == EXIT_FAILED, fail_on
 
 
 def test_an_unknown_threshold_is_an_input_error() -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hostcompat.report import render_markdown, render_rich, render_sarif, render_text
+from hostcompat.report import render_html, render_markdown, render_rich, render_sarif, render_text
 from tests.report.sample import document
 
 SARIF_SCHEMA = (
@@ -61,6 +61,32 @@ def test_sarif_validates_against_the_official_schema() -> None:
 
     schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     jsonschema.validate(render_sarif(document("degraded", "blocked")), schema)
+    unchecked = document("unknown")
+    unchecked["servers"][0]["error"] = "could not connect: the server exited (code 1) during initialize"
+    jsonschema.validate(render_sarif(unchecked), schema)
+
+
+def test_every_renderer_says_why_a_server_could_not_be_checked() -> None:
+    doc = document("unknown")
+    doc["servers"][0]["error"] = "could not connect: the server exited (code 1) during initialize"
+    assert "could not be checked: could not connect" in render_text(doc)
+    assert "**Could not be checked:** could not connect" in render_markdown(doc)
+    assert "<strong>Could not be checked:</strong> could not connect" in render_html(doc)
+    out = io.StringIO()
+    if render_rich(doc, out, width=200):
+        assert "could not be checked: could not connect" in out.getvalue()
+    (notification,) = render_sarif(doc)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert "could not connect" in notification["message"]["text"]
+    assert render_sarif(document("works"))["runs"][0]["invocations"] == [{"executionSuccessful": True}]
+
+
+def test_markdown_neutralises_control_characters_a_server_sent() -> None:
+    doc = document("degraded")
+    doc["servers"][0]["server"]["name"] = "evil\x1bc\x1b]0;title\x07\u009b2J\u202ename"
+    doc["servers"][0]["events"][0]["message"] = "line one\r\nhostcompat: forged \x1b[31mred"
+    md = render_markdown(doc)
+    assert not {"\x1b", "\x07", "\u009b", "\u202e", "\r"} & set(md)
+    assert "forged" in md and not any(line.startswith("hostcompat: forged") for line in md.splitlines())
 
 
 def test_rich_output_names_every_host() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from hostcompat._version import __version__
 from hostcompat.cli._command import Command
 from hostcompat.errors import HostCompatError
+from hostcompat.terminal import clean_line
 
 EXIT_USAGE = 2
 """Bad arguments or an unusable input (argparse uses 2 as well)."""
@@ -95,15 +96,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"hostcompat {__version__}\n")
         return 0
     first = next((argument for argument in arguments if not argument.startswith("-")), None)
-    parser = build_parser(first if first in COMMAND_MODULES else None)
+    chosen = first if first in COMMAND_MODULES else None
+    parser = build_parser(chosen)
+    server_command: list[str] | None = None
+    takes_command_line = chosen is not None and importlib.import_module(f"hostcompat.cli.{chosen}").COMMAND.command_line
+    if takes_command_line and "--" in arguments:
+        split = arguments.index("--")
+        arguments, server_command = arguments[:split], arguments[split + 1 :]
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stdout)
         return 0
+    if takes_command_line:
+        args.server_command = server_command
     try:
         code: int = args.run(args)
     except HostCompatError as error:
-        sys.stderr.write(f"hostcompat {args.command}: error: {error}\n")
+        sys.stderr.write(f"hostcompat {args.command}: error: {clean_line(error)}\n")
+        return EXIT_USAGE
+    except RecursionError:  # a reader that missed a deeply nested input: still an unusable input, not a crash
+        sys.stderr.write(f"hostcompat {args.command}: error: an input is nested too deeply to be read\n")
         return EXIT_USAGE
     except BrokenPipeError:  # the reader (`| head`) went away: stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)

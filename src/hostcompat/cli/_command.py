@@ -20,6 +20,9 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     description: str | None = None
+    command_line: bool = False
+    """Everything after the first `--` is a server's command line: `run` gets it as `args.server_command` (None
+    when there is no `--`), and argparse never sees it, so no argument before `--` is ever taken for a command."""
 
 
 def no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,16 +1,22 @@
 """What `check` and `snapshot` run against: a command after `--`, a URL, a snapshot file, a host config file, or the
 built-in example server (`--demo`).
 
+Each argument before `--` is what it looks like: an `http(s)://` URL, or (for `check`) a `.json` snapshot file; anything
+else is an error that says how to pass a command. Only what follows `--` is ever run (the CLI hands it over as
+`args.server_command`, see `Command.command_line`).
+
 Parsing only: nothing here imports the `mcp` SDK, so `hostcompat check snapshot.json` stays an offline, fast path.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hostcompat.errors import InvalidInput
 
@@ -31,6 +37,8 @@ class Planned:
     snapshot: Path | None = None
     config: str | None = None
     """The config file that listed it, for reports (SARIF points its results there)."""
+    error: str | None = None
+    """Why it cannot be checked as configured (a config entry that cannot be resolved); then nothing is probed."""
 
 
 def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
@@ -46,6 +54,13 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
             metavar="FILE",
             help="a host config file (claude_desktop_config.json, .vscode/mcp.json, .cursor/mcp.json, .mcp.json, "
             "Windsurf mcp_config.json, Zed settings.json, Codex config.toml); every server in it is checked",
+        )
+        parser.add_argument(
+            "--input",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="the value of a VS Code ${input:NAME} variable of a --config file (repeat for each)",
         )
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="an environment variable")
@@ -73,32 +88,92 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
             Planned("demo: python -m hostcompat.examples.board", StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
         )
     configs = getattr(args, "config", [])
+    inputs = input_values(getattr(args, "input", []))
+    if inputs and not configs:
+        raise InvalidInput("--input gives ${input:NAME} values of --config files, and no --config is given")
     if configs:
         from hostcompat.host_configs import read_host_config
     for config in configs:
-        planned += [_from_config(server) for server in read_host_config(config) if not server.disabled]
-    spec: list[str] = list(args.target)
-    if spec:
-        allow_snapshot = getattr(args, "config", None) is not None
-        if len(spec) == 1 and allow_snapshot and spec[0].endswith(".json"):
-            if not Path(spec[0]).is_file():
-                raise InvalidInput(f"snapshot file {spec[0]!r} not found (to run a command, put it after `--`)")
-            planned.append(Planned(spec[0], snapshot=Path(spec[0])))
+        planned += [_from_config(server) for server in read_host_config(config, inputs=inputs) if not server.disabled]
+    allow_snapshot = getattr(args, "config", None) is not None
+    command: list[str] | None = getattr(args, "server_command", None)
+    urls = [spec for spec in args.target if _is_url(spec)]
+    for spec in args.target:
+        if _is_url(spec):
+            planned.append(_live(spec, args, alone=command is None))
+        elif allow_snapshot and spec.endswith(".json"):
+            if not Path(spec).is_file():
+                raise InvalidInput(
+                    f"snapshot file {spec!r} not found (to run a command, put it after `--`)", value=spec
+                )
+            planned.append(Planned(spec, snapshot=Path(spec)))
         else:
-            from hostcompat.probe.target import parse_target
-
-            transport = args.transport
-            target = parse_target(
-                spec if len(spec) > 1 or not _is_url(spec[0]) else spec[0],
-                transport=transport,
-                headers=args.header,
-                env=args.env,
-                cwd=args.cwd,
-            )
-            planned.append(Planned(display_target(target), target))
+            raise InvalidInput(_not_a_target(spec, allow_snapshot, args), value=spec)
+    if command is not None:
+        if not command:
+            raise InvalidInput("nothing after `--`: give the server's command line there", value=command)
+        planned.append(_live(command, args, alone=not urls))
     if not planned:
         raise InvalidInput("nothing to check: give a URL, a snapshot file, `-- COMMAND ARGS…`, --config or --demo")
     return planned
+
+
+def input_values(items: list[str]) -> dict[str, str]:
+    """`--input NAME=VALUE` options as a mapping; `InvalidInput` for one without a name or `=`."""
+    values: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise InvalidInput(f"--input must look like NAME=VALUE, got {item.split('=')[0]!r}…", value=name)
+        values[name.strip()] = value
+    return values
+
+
+def redact_inputs(document: Any, args: argparse.Namespace) -> Any:
+    """The report `document` with every `--input` value (typically a token) replaced wherever it appears.
+
+    An input may end up anywhere a config entry uses it, a command's arguments included, and from there in the
+    target a report describes or in what the server printed (`hostcompat.redaction.Redactor`, which skips values
+    too short to search for).
+    """
+    inputs = input_values(getattr(args, "input", []))
+    if not inputs:
+        return document
+    from hostcompat.redaction import Redactor
+
+    return Redactor.of(inputs.values()).json(document, urls=False)
+
+
+def _live(spec: str | list[str], args: argparse.Namespace, *, alone: bool) -> Planned:
+    """A URL (a string) or a command line (a list) as a live target.
+
+    Headers go to URLs and the environment and directory to the command; a target alone gets all of them, so an
+    option that does not fit it is an error rather than ignored.
+    """
+    from hostcompat.probe.target import parse_target
+
+    is_command = isinstance(spec, list)
+    target = parse_target(
+        spec,
+        transport=args.transport,
+        headers=args.header if alone or not is_command else (),
+        env=args.env if alone or is_command else (),
+        cwd=args.cwd if alone or is_command else None,
+    )
+    return Planned(display_target(target), target)
+
+
+def _not_a_target(spec: str, allow_snapshot: bool, args: argparse.Namespace) -> str:
+    what = (
+        "a URL (http:// or https://) nor a snapshot file (.json)" if allow_snapshot else "a URL (http:// or https://)"
+    )
+    command = getattr(args, "command", None) or "check"
+    if allow_snapshot and Path(spec).is_dir():
+        return f"{spec!r} is a directory, neither {what}"
+    return (
+        f"{spec!r} is neither {what}; to check a server started by a command, put the command after `--`: "
+        f"hostcompat {command} -- {spec} …"
+    )
 
 
 def display_target(target: Target) -> str:
@@ -112,19 +187,53 @@ def display_target(target: Target) -> str:
 
 
 def _is_url(text: str) -> bool:
-    return text.startswith(("http://", "https://"))
+    return text[:8].lower().startswith(("http://", "https://"))
 
 
 def _from_config(server: ServerConfig) -> Planned:
+    """A config entry as a target, or as an error when it cannot be used as written or its command is missing."""
     from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget
 
     label = f"{server.name} ({Path(server.source).name})"
-    if server.transport == "stdio":
-        assert server.command is not None  # a stdio ServerConfig always has one
-        return Planned(label, StdioTarget(server.command, server.args, server.env, server.cwd), config=server.source)
-    assert server.url is not None  # an http/sse ServerConfig always has one
-    kind = HttpTarget if server.transport == "http" else SseTarget
-    return Planned(label, kind(server.url, server.headers), config=server.source)
+    if server.error is not None:
+        return Planned(label, config=server.source, error=server.error)
+    try:
+        if server.transport == "stdio":
+            assert server.command is not None  # a stdio ServerConfig without an error always has one
+            missing = _missing_command(server.command, server.env, server.cwd)
+            if missing is not None:
+                return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {missing}")
+            target: Target = StdioTarget(server.command, server.args, server.env, server.cwd)
+        else:
+            assert server.url is not None  # an http/sse ServerConfig without an error always has one
+            target = (HttpTarget if server.transport == "http" else SseTarget)(server.url, server.headers)
+    except InvalidInput as error:  # a value the target refuses (a NUL byte, a bad header name, a URL with no host)
+        return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {error.message}")
+    return Planned(label, target, config=server.source)
 
 
-__all__ = ["DEMO_COMMAND", "Planned", "add_target_arguments", "display_target", "limits_from", "plan_targets"]
+def _missing_command(command: str, env: Mapping[str, str], cwd: str | None) -> str | None:
+    """Why `command` cannot be started (not found, not executable), or None; found as the process would find it."""
+    if os.sep in command or (os.altsep is not None and os.altsep in command):
+        path = Path(cwd or ".", command) if not os.path.isabs(command) else Path(command)
+        if not path.is_file():
+            return f"command {command!r} not found"
+        return None if os.access(path, os.X_OK) else f"command {command!r} is not executable"
+    search = env.get("PATH", os.environ.get("PATH", os.defpath))
+    for directory in search.split(os.pathsep):
+        candidate = Path(directory or ".", command)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return None
+    return f"command {command!r} not found on PATH"
+
+
+__all__ = [
+    "DEMO_COMMAND",
+    "Planned",
+    "add_target_arguments",
+    "display_target",
+    "input_values",
+    "limits_from",
+    "plan_targets",
+    "redact_inputs",
+]

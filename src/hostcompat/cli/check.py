@@ -1,8 +1,10 @@
 """`hostcompat check`: does this server work on Claude, ChatGPT, VS Code, Cursor, Codex, Goose …, and if not, why and
 what to change. Probes live servers (or reads snapshots), evaluates every host in the catalog, prints a report.
 
-Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be reached;
-2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id).
+Exit codes: 0 every verdict is better than `--fail-on`; 1 some host reached it, or a server could not be checked
+(unreachable, crashed or timed out during the probe, a config entry that cannot be resolved), whatever `--fail-on`
+says; 2 bad arguments or an unusable input (a malformed config or snapshot file, an unknown host id, an output path
+that cannot be written).
 """
 
 from __future__ import annotations
@@ -10,15 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
-from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
+from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
+from hostcompat.terminal import clean_line, escape_json_text, is_terminal, write_json
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog
@@ -53,9 +55,16 @@ def _run(args: argparse.Namespace) -> int:
     from hostcompat.checking import WidgetBudget, check_snapshot
     from hostcompat.engine.catalog import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
-    from hostcompat.report import exit_code, report_document
+    from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
+    if args.output is not None:
+        from hostcompat.output_files import check_output_path
+
+        check_output_path(args.output)  # a bad path fails now, not after the probes
+    offline = {  # written by any version: their targets and events are redacted again
+        id(item): read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
+    }
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
@@ -66,13 +75,14 @@ def _run(args: argparse.Namespace) -> int:
     live = [item for item in planned if item.target is not None]
     options = probe_options(args, as_host)
     snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
+    snapshots.update(offline)
     entries = []
     budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
     for item in planned:
-        if item.snapshot is not None:  # written by any version: its target and events are redacted again
-            snapshot = read_snapshot(item.snapshot).redacted(Redactor())
-        else:
-            snapshot = snapshots[id(item)]
+        if item.error is not None:
+            entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
+            continue
+        snapshot = snapshots[id(item)]
         entry = check_snapshot(
             snapshot,
             catalog,
@@ -84,7 +94,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
-    _write(document, args)
+    _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
 
 
@@ -139,7 +149,7 @@ def _probe(live: list[Planned], options: ProbeOptions, concurrency: int | None) 
             concurrency=concurrency,
         )
 
-    names = ", ".join(item.label for item in live[:3]) + (", …" if len(live) > 3 else "")
+    names = ", ".join(clean_line(item.label) for item in live[:3]) + (", …" if len(live) > 3 else "")
     status = _status(f"probing {len(targets)} server{'s' if len(targets) != 1 else ''}: {names}")
     try:
         return anyio.run(run)
@@ -154,25 +164,34 @@ def _status(message: str) -> Any:
         return None
     try:
         from rich.console import Console
+        from rich.text import Text
     except ImportError:
         sys.stderr.write(message + "\n")
         return None
-    status = Console(stderr=True).status(message)
+    status = Console(stderr=True).status(Text(message))  # a Text: a server's name is never read as markup
     status.start()
     return status
 
 
 def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
-    if args.output is None and args.format == "text" and sys.stdout.isatty() and _render_rich(document):
+    """The report to standard output or `-o FILE`; JSON and SARIF that reach a terminal have control characters
+    escaped (the text and Markdown renderers neutralise them themselves)."""
+    if args.output is None and args.format == "text" and is_terminal(sys.stdout) and _render_rich(document):
         return
     text = render(document, args.format)
+    is_json = args.format in ("json", "sarif")
     if args.output is None:
-        sys.stdout.write(text)
+        if is_json:
+            write_json(sys.stdout, text)
+        else:
+            sys.stdout.write(text)
         return
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {args.output!r}: {exc.strerror or exc}", value=args.output) from exc
+    from hostcompat.output_files import write_output
+
+    if is_json:
+        write_output(args.output, escape_json_text(text, terminal=False), for_terminal=escape_json_text)
+    else:
+        write_output(args.output, text)
 
 
 def _render_rich(document: dict[str, Any]) -> bool:
@@ -210,6 +229,7 @@ def render(document: dict[str, Any], fmt: str) -> str:
 
 
 COMMAND = Command(
+    command_line=True,
     name="check",
     help="check a server (live, from a snapshot, or every server in a host config) against every MCP host",
     description=__doc__,

@@ -16,6 +16,7 @@ from hostcompat.cli._command import Command
 from hostcompat.clients._ops import OPERATIONS
 from hostcompat.clients.rules import Rule, load_rules
 from hostcompat.errors import CatalogError
+from hostcompat.terminal import clean_line
 
 USAGE_ERROR = 2
 """The exit code for unusable input (a rule file that does not load)."""
@@ -104,7 +105,7 @@ def run_clients(rule_files: Sequence[str], output_format: str, out: TextIO, err:
     try:
         rules = load_rules(*rule_files)
     except CatalogError as error:
-        err.write(f"hostcompat clients: {error.message}\n")
+        err.write(f"hostcompat clients: {clean_line(error.message)}\n")
         return USAGE_ERROR
     if output_format == "json":
         render_json(rules, out)

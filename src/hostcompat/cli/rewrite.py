@@ -20,6 +20,7 @@ from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import infer_method, plan_rewrites, rewrite_result
 from hostcompat.clients.rules import load_rules
 from hostcompat.errors import CatalogError, InvalidInput
+from hostcompat.terminal import clean_line, write_json
 
 USAGE_ERROR = 2
 """The exit code for unusable input: bad JSON, a bad client spec or method, a rule file that does not load."""
@@ -125,17 +126,17 @@ def run_rewrite(
         result = document["result"] if _is_response(document) else document
         chosen = _method(method, result)
     except (InvalidInput, CatalogError) as error:
-        err.write(f"hostcompat rewrite: {error.message}\n")
+        err.write(f"hostcompat rewrite: {clean_line(error.message)}\n")
         return USAGE_ERROR
     profile = plan_rewrites(identity, rules)
     rewritten = rewrite_result(chosen, result, profile)
     output = {**document, "result": rewritten.result} if _is_response(document) else rewritten.result
-    out.write(json.dumps(output, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    write_json(out, json.dumps(output, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     planned = ", ".join(profile.rule_ids) or "none"
     err.write(f"hostcompat rewrite: {chosen} for {identity}; rules for this client: {planned}\n")
     err.write(f"applied: {', '.join(rewritten.applied) or 'none'}\n")
     for exposed, original in rewritten.state.tool_names.items():
-        err.write(f"renamed: {original} -> {exposed}\n")
+        err.write(f"renamed: {clean_line(original)} -> {clean_line(exposed)}\n")
     return 0
 
 

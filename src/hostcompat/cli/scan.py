@@ -1,4 +1,7 @@
-"""`hostcompat scan WIDGET.html`: what a widget's code really calls of its host, with evidence for each need."""
+"""`hostcompat scan WIDGET.html`: what a widget's code really calls of its host, with evidence for each need.
+
+The widget is untrusted: what the output quotes of it is neutralised for the terminal (`hostcompat.terminal`).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 
 from hostcompat.cli._command import Command
 from hostcompat.errors import InvalidInput
+from hostcompat.terminal import clean_line, write_json
 
 MAX_WIDGET_BYTES = 64 * 1024 * 1024
 
@@ -40,29 +44,31 @@ def _run(args: argparse.Namespace) -> int:
 
     scan = scan_widget_source(_read(args.widget))
     if args.format == "json":
-        json.dump(scan.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        write_json(sys.stdout, json.dumps(scan.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return 0
     out = sys.stdout
     used = scan.needs_used()
-    out.write(f"{args.widget}: {len(used)} needs" + (f": {', '.join(used)}\n" if used else "\n"))
+    name = clean_line(args.widget)
+    out.write(f"{name}: {len(used)} needs" + (f": {', '.join(used)}\n" if used else "\n"))
     if not scan.code_analysed:
         out.write("  the widget's code was NOT analysed (it loads its code from elsewhere): this is not a clean bill\n")
-    for finding in scan.findings:
+    for finding in scan.findings:  # everything below quotes the widget: one line each, nothing a terminal obeys
         if not finding.counts and not args.all:
             continue
         where = f"line {finding.evidence.line}: {finding.evidence.snippet!r}" if finding.evidence else finding.detail
         mark = "" if finding.counts else " (does not count)"
-        out.write(f"  {finding.need:<20} {finding.kind:<12} {finding.confidence:<6} via {finding.via}{mark}\n")
-        out.write(f"      {where}\n")
+        out.write(
+            f"  {finding.need:<20} {finding.kind:<12} {finding.confidence:<6} via {clean_line(finding.via)}{mark}\n"
+        )
+        out.write(f"      {clean_line(where)}\n")
     for external in scan.external_code:
-        out.write(f"  external code: {json.dumps(external.to_dict(), ensure_ascii=False)}\n")
+        out.write(f"  external code: {clean_line(json.dumps(external.to_dict(), ensure_ascii=False))}\n")
     for directive in ("resource", "connect", "frame"):
         domains = scan.domains_for(directive)
         if domains:
-            out.write(f"  {directive} domains: {', '.join(domains)}\n")
+            out.write(f"  {directive} domains: {clean_line(', '.join(domains))}\n")
     for limit in scan.limits:
-        out.write(f"  limit: {limit.to_dict()}\n")
+        out.write(f"  limit: {clean_line(limit.to_dict())}\n")
     return 0
 
 

@@ -15,6 +15,7 @@ from hostcompat.errors import InvalidInput
 from hostcompat.probe.limits import Limits
 from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog, HostProfile
@@ -90,14 +91,18 @@ def _run(args: argparse.Namespace) -> int:
     import anyio
 
     if args.output is None:
-        if any(token in ("-o", "--output") or token.startswith("--output=") for token in args.target):
+        after = args.server_command or ()
+        if any(token in ("-o", "--output") or token.startswith("--output=") for token in after):
             raise InvalidInput("put -o FILE before `--`: everything after `--` is the server's command line")
         raise InvalidInput("snapshot needs -o FILE, where to write the snapshot")
-    from hostcompat.probe import capture, write_snapshot  # capture loads the SDK
+    from hostcompat.output_files import check_output_path
 
     planned = plan_targets(args)
     if len(planned) != 1 or planned[0].target is None:
         raise InvalidInput("snapshot takes exactly one live server (a URL, `-- COMMAND …` or --demo)")
+    check_output_path(args.output)  # a bad path fails now, not after the probe
+    from hostcompat.probe import capture, write_snapshot  # capture loads the SDK
+
     target = planned[0].target
     options = probe_options(args, as_host_profile(args))
 
@@ -108,13 +113,14 @@ def _run(args: argparse.Namespace) -> int:
 
     snapshot = anyio.run(run)
     path = write_snapshot(snapshot, args.output)
-    sys.stderr.write(f"wrote {path} ({len(snapshot.tools)} tools, {len(snapshot.events)} events)\n")
-    for event in snapshot.events:
-        sys.stderr.write(f"  [{event.code}] {event.message}\n")
+    sys.stderr.write(f"wrote {clean_line(path)} ({len(snapshot.tools)} tools, {len(snapshot.events)} events)\n")
+    for event in snapshot.events:  # server text (stderr, error messages): one line each, nothing a terminal obeys
+        sys.stderr.write(f"  [{clean_line(event.code)}] {clean_line(event.message)}\n")
     return 0
 
 
 COMMAND = Command(
+    command_line=True,
     name="snapshot",
     help="probe a live server and save what it said to a JSON snapshot (for `check` offline, in CI or a bug report)",
     add_arguments=_add_arguments,

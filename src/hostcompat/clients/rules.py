@@ -253,7 +253,7 @@ def parse_rule_text(text: str, *, origin: str) -> RuleFile:
     """Parse and validate the JSON text of a rule file (duplicate keys and NaN are rejected).
 
     Raises:
-        CatalogError: too large, not JSON, or not a valid rule document.
+        CatalogError: too large, not JSON, nested too deeply, or not a valid rule document.
     """
     if len(text) > MAX_RULE_FILE_BYTES:
         raise CatalogError(f"{origin}: over {MAX_RULE_FILE_BYTES} characters", value=origin)

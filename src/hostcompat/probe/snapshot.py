@@ -343,21 +343,15 @@ def _short(error: BaseException) -> str:
 
 
 def write_snapshot(snapshot: Snapshot, path: str | os.PathLike[str]) -> Path:
-    """Write the snapshot to `path` atomically (a temporary file in the same folder, then a rename)."""
-    target = Path(path)
-    text = snapshot_to_json(snapshot)
-    import tempfile  # only writers pay for it: offline checks only read
+    """Write the snapshot to `path`: atomically for a regular file, through a device or FIFO, never over a link.
 
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path())
-    try:
-        # A lone surrogate (possible in data read back from JSON) is written as its JSON escape.
-        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+    Raises:
+        InvalidInput: the path cannot be written (see `hostcompat.output_files`).
+    """
+    from hostcompat.output_files import write_output  # only writers pay for it: offline checks only read
+    from hostcompat.terminal import escape_json_text
+
+    return write_output(path, snapshot_to_json(snapshot), for_terminal=escape_json_text).path
 
 
 def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT_FILE_BYTES) -> Snapshot:

@@ -15,7 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeAlias
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from hostcompat.errors import InvalidInput
 from hostcompat.redaction import (
@@ -65,11 +65,21 @@ def _string_map(value: object, what: str, check_key: Callable[[str], bool]) -> M
     return MappingProxyType(copied)
 
 
+def _split_url(url: str) -> SplitResult:
+    """`urlsplit(url)`, with `InvalidInput` instead of its `ValueError` (an unclosed `[` of an IPv6 host, say)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - reading it validates the port (a ValueError when it is not a number in range)
+    except ValueError as error:
+        raise InvalidInput(f"not a usable URL: {error}", value=url) from error
+    return parts
+
+
 def _check_url(value: object) -> str:
     url = _text(value, "URL")
     if any(ch.isspace() or ord(ch) < 32 for ch in url):
         raise InvalidInput("URL must not contain whitespace or control characters", value=url)
-    parts = urlsplit(url)
+    parts = _split_url(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InvalidInput("URL must be an absolute http:// or https:// URL with a host", value=url)
     return url
@@ -204,7 +214,7 @@ def parse_target(
     """
     if isinstance(spec, str):
         text = _text(spec.strip(), "target")
-        is_url = urlsplit(text).scheme in ("http", "https")
+        is_url = _split_url(text).scheme in ("http", "https")
         argv: list[str] = []
         if not is_url:
             try:
@@ -216,10 +226,10 @@ def parse_target(
         if not argv:
             raise InvalidInput("the command must not be empty", value=spec)
         text = argv[0]
-        is_url = len(argv) == 1 and urlsplit(text).scheme in ("http", "https")
+        is_url = len(argv) == 1 and _split_url(text).scheme in ("http", "https")
     kind = transport
     if kind == "auto":
-        kind = ("sse" if urlsplit(text).path.rstrip("/").endswith("/sse") else "http") if is_url else "stdio"
+        kind = ("sse" if _split_url(text).path.rstrip("/").endswith("/sse") else "http") if is_url else "stdio"
     header_map = _pairs(headers, parse_header)
     env_map = _pairs(env, parse_env_assignment)
     if kind == "stdio":

@@ -34,10 +34,16 @@ def server_entry(
     hygiene: Sequence[Mapping[str, Any]] = (),
     events: Sequence[Mapping[str, Any]] = (),
     requirements: Mapping[str, Any] | None = None,
+    error: str | None = None,
 ) -> dict[str, Any]:
-    """One server's part of the document; `hosts` are host reports in their JSON form."""
+    """One server's part of the document; `hosts` are host reports in their JSON form.
+
+    `error` says why the server could not be checked (its config entry cannot be resolved, the probe could not
+    reach it or did not complete); such a server fails the run whatever `--fail-on` says.
+    """
     return {
         "target": dict(target),
+        "error": error,
         "server": dict(server) if server is not None else None,
         "requirements": dict(requirements) if requirements is not None else None,
         "hosts": [dict(host) for host in hosts],
@@ -72,18 +78,18 @@ def verdict_rank(verdict: str) -> int:
 
 
 def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
-    """`EXIT_FAILED` when any host verdict is at or past `fail_on`, or a server could not be reached (no `server`
-    info, no host verdicts); `EXIT_OK` otherwise, and always with `fail_on="never"`."""
+    """`EXIT_FAILED` when a server could not be checked (an `error`, no `server` info or no host verdicts), whatever
+    `fail_on` says, or when any host verdict is at or past `fail_on`; `EXIT_OK` otherwise."""
     if fail_on not in ("blocked", "degraded", "unknown", "never"):
         raise InvalidInput(f"--fail-on must be blocked, degraded, unknown or never, got {fail_on!r}", value=fail_on)
+    servers = document.get("servers", ())
+    if any(server.get("error") or server.get("server") is None or not server.get("hosts") for server in servers):
+        return EXIT_FAILED
     if fail_on == "never":
         return EXIT_OK
     threshold = verdict_rank(fail_on)
-    for server in document.get("servers", ()):
-        hosts = server.get("hosts") or ()
-        if not hosts or server.get("server") is None:
-            return EXIT_FAILED
-        if any(verdict_rank(str(host.get("verdict"))) >= threshold for host in hosts):
+    for server in servers:
+        if any(verdict_rank(str(host.get("verdict"))) >= threshold for host in server.get("hosts") or ()):
             return EXIT_FAILED
     return EXIT_OK
 

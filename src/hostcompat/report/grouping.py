@@ -1,4 +1,5 @@
-"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to.
+"""Group the same finding across hosts, so a report says a thing once and lists the hosts it applies to (and an
+event once: not again below the server's error that already quotes it).
 
 Findings group only when everything a report prints of them is the same (rule, severity, title, detail, fix, tools,
 resources, host fact): two findings that say different things are never merged, so no text drops one.
@@ -67,6 +68,13 @@ def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
     return groups
 
 
+def other_events(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The server's events, less those whose message its `error` already quotes."""
+    error = str(server.get("error") or "")
+    events: list[Mapping[str, Any]] = list(server.get("events") or ())
+    return [event for event in events if not (error and event.get("message") and str(event["message"]) in error)]
+
+
 def unknown_reasons(hosts: Sequence[Mapping[str, Any]]) -> list[UnknownReasons]:
     """Each lane of each host that gave reasons for an unknown verdict, in host and lane order."""
     out: list[UnknownReasons] = []
@@ -80,4 +88,4 @@ def unknown_reasons(hosts: Sequence[Mapping[str, Any]]) -> list[UnknownReasons]:
     return out
 
 
-__all__ = ["FindingGroup", "UnknownReasons", "group_findings", "unknown_reasons"]
+__all__ = ["FindingGroup", "UnknownReasons", "group_findings", "other_events", "unknown_reasons"]

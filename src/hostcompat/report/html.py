@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from hostcompat.report.document import VERDICTS
-from hostcompat.report.grouping import group_findings
+from hostcompat.report.grouping import group_findings, other_events
+from hostcompat.terminal import is_unsafe
 
 _SEVERITIES: Final = ("blocker", "degraded", "info")
 
@@ -35,7 +36,7 @@ vertical-align:top}thead th{position:sticky;top:0;background:var(--card);font-we
 .chip{display:inline-block;min-width:1.6em;padding:1px 6px;border-radius:10px;font-size:12px;font-weight:600;
 text-align:center;text-decoration:none;color:#fff;background:var(--unknown)}
 .chip.works{background:var(--works)}.chip.degraded{background:var(--degraded)}.chip.blocked{background:var(--blocked)}
-.chip.info{background:var(--info)}.chip.blocker{background:var(--blocked)}
+.chip.info{background:var(--info)}.chip.blocker{background:var(--blocked)}.unchecked{color:var(--blocked)}
 a.chip:focus{outline:2px solid var(--fg);outline-offset:1px}
 details.host{border:1px solid var(--line);border-radius:6px;margin:6px 0;background:var(--card)}
 details.host>summary{cursor:pointer;padding:8px 12px}details.host[open]>summary{border-bottom:1px solid var(--line)}
@@ -80,8 +81,8 @@ CSP: Final = (
 
 
 def _text(value: object) -> str:
-    """`value` as escaped HTML text, control and bidi-override characters dropped."""
-    cleaned = "".join(ch for ch in str(value) if ch.isprintable() or ch in "\n\t")
+    """`value` as escaped HTML text, control and bidi-override characters (`hostcompat.terminal.is_unsafe`) dropped."""
+    cleaned = "".join(ch for ch in str(value) if not is_unsafe(ch) or ch in "\n\t")
     return html.escape(cleaned, quote=True)
 
 
@@ -180,7 +181,9 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
         f"{' ' + _text(info['version']) if info.get('version') else ''}</h2>",
         f'<p class="muted"><code>{_text(target.get("display", ""))}</code></p><p>{counts}</p>',
     ]
-    events = server.get("events") or ()
+    if server.get("error"):
+        parts.append(f'<p class="unchecked"><strong>Could not be checked:</strong> {_text(server["error"])}</p>')
+    events = other_events(server)
     if events:
         items = "".join(
             f"<li><code>{_text(event.get('code', ''))}</code> {_text(event.get('message', ''))}</li>"

@@ -11,16 +11,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from hostcompat.report.grouping import group_findings, unknown_reasons
+from hostcompat.report.grouping import group_findings, other_events, unknown_reasons
+from hostcompat.terminal import clean_line
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
 
 
 def escape_markdown(text: object) -> str:
-    """`text` with Markdown and HTML metacharacters escaped and line breaks flattened."""
-    flat = " ".join(str(text).split())
-    return _ESCAPE.sub(r"\\\1", flat)
+    """`text` on one line, control characters neutralised (`hostcompat.terminal.clean_line`), with Markdown and
+    HTML metacharacters escaped."""
+    return _ESCAPE.sub(r"\\\1", clean_line(text))
 
 
 def _finding_lines(finding: Mapping[str, Any], where: str, hosts: tuple[str, ...] = ()) -> list[str]:
@@ -56,6 +57,9 @@ def render_markdown(document: Mapping[str, Any]) -> str:
         if target.get("display"):
             out.append(f"Target: `{escape_markdown(target['display'])}`")
             out.append("")
+        if server.get("error"):
+            out.append(f"> **Could not be checked:** {escape_markdown(server['error'])}")
+            out.append("")
         hosts = server.get("hosts") or []
         if hosts:
             out += ["| host | verdict | apps | server | findings |", "|---|---|---|---|---|"]
@@ -71,9 +75,10 @@ def render_markdown(document: Mapping[str, Any]) -> str:
                     )
                 )
             out.append("")
-        for event in server.get("events") or ():
+        events = other_events(server)
+        for event in events:
             out.append(f"> **{escape_markdown(event.get('code'))}**: {escape_markdown(event.get('message', ''))}")
-        if server.get("events"):
+        if events:
             out.append("")
         unknown = unknown_reasons(hosts)
         if unknown:

@@ -2,7 +2,8 @@
 
 Each result names the host (for per-host findings) in its message and properties, the tools concerned as logical
 locations, and the server's artifact (the config or snapshot file it came from, else a stable pseudo-path) as its
-physical location, which code-scanning uploads require.
+physical location, which code-scanning uploads require. A server that could not be checked is an error
+notification of the run's invocation, which then is not `executionSuccessful`.
 """
 
 from __future__ import annotations
@@ -78,6 +79,16 @@ def _result(
     }
 
 
+def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
+    """A server that could not be checked, as an error notification of the run's invocation."""
+    target = server.get("target") or {}
+    return {
+        "level": "error",
+        "message": {"text": f"{target.get('display', 'server')}: {server['error']}"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}],
+    }
+
+
 def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
     """The SARIF 2.1.0 log for a report document."""
     rules: dict[str, dict[str, Any]] = {}
@@ -95,6 +106,10 @@ def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
                 rule["help"] = {"text": str(finding["remediation"])}
             rules[rule_id] = rule
         results.append(_result(server, host, finding, list(rules).index(rule_id)))
+    unchecked = [_notification(server) for server in document.get("servers", ()) if server.get("error")]
+    invocation: dict[str, Any] = {"executionSuccessful": not unchecked}
+    if unchecked:
+        invocation["toolExecutionNotifications"] = unchecked
     return {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -108,6 +123,7 @@ def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
                         "rules": list(rules.values()),
                     }
                 },
+                "invocations": [invocation],
                 "results": results,
             }
         ],

@@ -11,14 +11,10 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from hostcompat.report.grouping import UnknownReasons, group_findings, unknown_reasons
+from hostcompat.report.grouping import UnknownReasons, group_findings, other_events, unknown_reasons
+from hostcompat.terminal import clean_line as _clean
 
 _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
-
-
-def _clean(text: object) -> str:
-    """One line of printable text (control characters from a server could move the cursor or hide output)."""
-    return "".join(ch if ch.isprintable() else " " for ch in " ".join(str(text).split()))
 
 
 def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
@@ -30,7 +26,9 @@ def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
         name = _clean(info.get("name") or target.get("display") or "server")
         version = f" {_clean(info['version'])}" if info.get("version") else ""
         out.append(f"{name}{version}  ({_clean(target.get('display', ''))})")
-        out.extend(f"  [{_clean(e.get('code'))}] {_clean(e.get('message', ''))}" for e in server.get("events") or ())
+        if server.get("error"):
+            out.append(f"  could not be checked: {_clean(server['error'])}")
+        out.extend(f"  [{_clean(e.get('code'))}] {_clean(e.get('message', ''))}" for e in other_events(server))
         hosts = server.get("hosts") or []
         if hosts:
             label_width = max(len(_clean(h.get("hostLabel") or h.get("hostId"))) for h in hosts)
@@ -111,7 +109,9 @@ def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | Non
         info = server.get("server") or {}
         title = Text(_clean(info.get("name") or target.get("display") or "server"), style="bold")
         console.print(title, Text(f"  {_clean(target.get('display', ''))}", style="dim"))
-        for event in server.get("events") or ():
+        if server.get("error"):
+            console.print(Text(f"  could not be checked: {_clean(server['error'])}", style="bold red"))
+        for event in other_events(server):
             console.print(Text(f"  [{_clean(event.get('code'))}] {_clean(event.get('message', ''))}", style="yellow"))
         table = Table(show_edge=False, pad_edge=False)
         for column in ("host", "verdict", "apps", "server", "findings"):
