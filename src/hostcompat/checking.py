@@ -1,7 +1,8 @@
 """A check of one server, from its snapshot to its part of the report: the data flow of `hostcompat check`.
 
-snapshot → scan each widget the tools name (`engine.scan`) → widget usage per tool → `engine.evaluate_all_hosts`
-→ host reports, plus the server's own MCP Apps hygiene (`engine.hygiene`) and what the probe saw happen.
+snapshot → scan each widget the tools name (`engine.scan`) → widget usage per tool, and the tool results the
+probe captured → `engine.evaluate_all_hosts` → host reports, plus the server's own MCP Apps hygiene
+(`engine.hygiene`) and what the probe saw happen.
 
 Pure: it reads a `Snapshot` (plain data) and a host catalog, and never imports the `mcp` SDK, so checking a saved
 snapshot is fast and offline.
@@ -123,6 +124,20 @@ def _fact(value: object) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= MAX_FACT_CHARS else None
 
 
+def captured_results(snapshot: Snapshot) -> dict[str, Any] | None:
+    """Tool name → the raw result its call returned (an `isError` one only when no call of it succeeded), for the
+    engine's result checks; `None` when no call returned a result (nothing is known about results)."""
+    results = snapshot.call_results
+    return dict(results) if results else None
+
+
+def _fallback_results(snapshot: Snapshot, results: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The results the text-fallback check reads: only those that are not tool errors (an error message says
+    nothing about what the tool returns when it works); `{}` when calls were made but none succeeded."""
+    succeeded = {name: result for name, result in (results or {}).items() if result.get("isError") is not True}
+    return succeeded if succeeded or snapshot.calls else None
+
+
 def check_snapshot(
     snapshot: Snapshot,
     catalog: Catalog,
@@ -138,6 +153,7 @@ def check_snapshot(
     `as_of` is the date of the check, against which the age of old host facts is told.
     """
     widgets = analyse_widgets(snapshot)
+    results = captured_results(snapshot)
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
         catalog,
@@ -147,13 +163,15 @@ def check_snapshot(
         host_ids=list(host_ids) if host_ids else None,
         host_versions=host_versions,
         as_of=as_of,
+        call_results=results,
     )
     ui_resources = {
         uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}
         for uri, capture in snapshot.ui_resources.items()
         if not capture.truncated
     }
-    hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources)
+    fallback = _fallback_results(snapshot, results)
+    hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources, call_results=fallback)
     events = [{"code": e.code, "message": e.message, "severity": e.severity} for e in snapshot.events]
     info = snapshot.server_info or {}
     server = {
@@ -171,4 +189,4 @@ def check_snapshot(
     )
 
 
-__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts"]
+__all__ = ["WidgetAnalysis", "analyse_widgets", "captured_results", "check_snapshot", "connection_facts"]

@@ -6,6 +6,8 @@
 - `board_summary` names the same widget but does not opt in: clients without MCP Apps get text only;
 - `count_tasks` has no UI at all.
 
+Every tool only reads the board and is annotated `readOnlyHint`, so a probe may call each one to check its result.
+
 Run it over stdio with `python -m hostcompat.examples.board`.
 """
 
@@ -15,7 +17,7 @@ from importlib import resources
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from hostcompat.apps.meta import ResourceUI
 from hostcompat.apps.server import CompatApps
@@ -26,6 +28,10 @@ TASKS: tuple[dict[str, Any], ...] = (
     {"title": "Check the widget on every host", "done": False},
     {"title": "Answer the bug report", "done": False},
 )
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+"""Every tool of the board only reads it."""
 
 
 def board_html() -> str:
@@ -47,15 +53,20 @@ def build_server() -> MCPServer:
     """A fresh server instance (tests run several side by side)."""
     apps = CompatApps()
 
-    @apps.tool(resource_uri=BOARD_URI, fallback="embedded", description="Show the task board.")
+    @apps.tool(resource_uri=BOARD_URI, fallback="embedded", description="Show the task board.", annotations=READ_ONLY)
     def show_board() -> CallToolResult:
         return _board_result()
 
-    @apps.tool(resource_uri=BOARD_URI, visibility=["app"], description="Reload the board (called by the widget).")
+    @apps.tool(
+        resource_uri=BOARD_URI,
+        visibility=["app"],
+        description="Reload the board (called by the widget).",
+        annotations=READ_ONLY,
+    )
     def refresh_board() -> CallToolResult:
         return _board_result()
 
-    @apps.tool(resource_uri=BOARD_URI, description="Summarise the board in one line.")
+    @apps.tool(resource_uri=BOARD_URI, description="Summarise the board in one line.", annotations=READ_ONLY)
     def board_summary() -> str:
         open_tasks = sum(1 for task in TASKS if not task["done"])
         return f"{open_tasks} open tasks"
@@ -76,7 +87,7 @@ def build_server() -> MCPServer:
         middleware=[apps.handshake_middleware()],
     )
 
-    @server.tool(description="Count the tasks on the board.")
+    @server.tool(description="Count the tasks on the board.", annotations=READ_ONLY)
     def count_tasks() -> int:
         return len(TASKS)
 
@@ -92,4 +103,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["BOARD_URI", "board_html", "build_server", "main"]
+__all__ = ["BOARD_URI", "READ_ONLY", "board_html", "build_server", "main"]
