@@ -60,7 +60,7 @@ async def test_only_read_only_tools_without_arguments_are_called_and_each_failur
         "stall": "timeout",
     }
     by_tool = {record.tool: record for record in snapshot.calls}
-    assert 1.0 <= by_tool["hang"].duration_seconds < 1.5  # cut at its limit
+    assert 1.0 <= by_tool["hang"].duration_seconds < 3.0  # cut at its limit (the server never answers)
     assert by_tool["huge"].result is None and by_tool["huge"].error is not None
     assert peak < 4 * LIMITS.max_message_bytes  # the 50 MB line is never held
     big = by_tool["big"]
