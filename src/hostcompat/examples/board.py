@@ -13,6 +13,7 @@ Run it over stdio with `python -m hostcompat.examples.board`.
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from typing import Any
 
@@ -39,14 +40,23 @@ def board_html() -> str:
     return resources.files(__package__ or "hostcompat.examples").joinpath("board.html").read_text("utf-8")
 
 
-def _board_result() -> CallToolResult:
-    open_tasks = sum(1 for task in TASKS if not task["done"])
-    lines = [f"{'[x]' if task['done'] else '[ ]'} {task['title']}" for task in TASKS]
-    text = f"{open_tasks} open of {len(TASKS)} tasks:\n" + "\n".join(lines)
+def _board_result(summary: str) -> CallToolResult:
+    """The board for the model (`summary` in text) and for the widget (`structuredContent`, mirrored as JSON text:
+    some hosts strip `structuredContent` from the result they hand the widget, or show it instead of `content`)."""
+    board = {"summary": summary, "tasks": [dict(task) for task in TASKS]}
     return CallToolResult(
-        content=[TextContent(type="text", text=text)],
-        structured_content={"tasks": [dict(task) for task in TASKS]},
+        content=[TextContent(type="text", text=summary), TextContent(type="text", text=json.dumps(board))],
+        structured_content=board,
     )
+
+
+def _open_tasks() -> int:
+    return sum(1 for task in TASKS if not task["done"])
+
+
+def _listing() -> str:
+    lines = [f"{'[x]' if task['done'] else '[ ]'} {task['title']}" for task in TASKS]
+    return f"{_open_tasks()} open of {len(TASKS)} tasks:\n" + "\n".join(lines)
 
 
 def build_server() -> MCPServer:
@@ -55,7 +65,7 @@ def build_server() -> MCPServer:
 
     @apps.tool(resource_uri=BOARD_URI, fallback="embedded", description="Show the task board.", annotations=READ_ONLY)
     def show_board() -> CallToolResult:
-        return _board_result()
+        return _board_result(_listing())
 
     @apps.tool(
         resource_uri=BOARD_URI,
@@ -64,12 +74,11 @@ def build_server() -> MCPServer:
         annotations=READ_ONLY,
     )
     def refresh_board() -> CallToolResult:
-        return _board_result()
+        return _board_result(_listing())
 
     @apps.tool(resource_uri=BOARD_URI, description="Summarise the board in one line.", annotations=READ_ONLY)
-    def board_summary() -> str:
-        open_tasks = sum(1 for task in TASKS if not task["done"])
-        return f"{open_tasks} open tasks"
+    def board_summary() -> CallToolResult:
+        return _board_result(f"{_open_tasks()} open tasks")
 
     apps.add_html_resource(
         BOARD_URI,
