@@ -78,3 +78,63 @@ def test_the_entry_is_plain_json(board: dict[str, Any], tmp_path: Path) -> None:
     (tmp_path / "entry.json").write_text(json.dumps(entry), "utf-8")
     assert entry["target"]["display"] == "board"
     assert entry["summary"]["works"] >= 1
+
+
+BOARD_V1 = Path(__file__).parent / "probe" / "fixtures" / "board-snapshot-v1.json"
+
+
+def with_calls(*calls: dict[str, Any]) -> Snapshot:
+    data = json.loads(BOARD_V1.read_text("utf-8"))
+    data["schemaVersion"] = "hostcompat.snapshot/2"
+    data["calls"] = [{"arguments": {}, "reason": "auto", **call} for call in calls]
+    return snap(data)
+
+
+def content_findings(entry: dict[str, Any]) -> dict[str, list[str]]:
+    found = [f for f in entry["hygiene"] if f["ruleId"].startswith("TOOL-CONTENT-")]
+    return {f["ruleId"]: f["tools"] for f in found}
+
+
+def test_captured_results_reach_the_text_fallback_check_and_the_result_checks() -> None:
+    text = {"content": [{"type": "text", "text": "3 tasks"}]}
+    image = {"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}]}
+    snapshot = with_calls(
+        {"tool": "show_board", "outcome": "ok", "result": {"content": []}},
+        {"tool": "refresh_board", "outcome": "ok", "result": text},
+        {"tool": "board_summary", "outcome": "timeout", "error": {"probe": "PROBE-TIMEOUT-TOOLS-CALL"}},
+        {"tool": "count_tasks", "outcome": "ok", "result": image},
+    )
+    entry = check_snapshot(snapshot, load_catalog())
+    assert content_findings(entry) == {"TOOL-CONTENT-001": ["show_board"], "TOOL-CONTENT-002": ["board_summary"]}
+    evidence = {e["source"] for host in entry["hosts"] for f in host["findings"] for e in f["evidence"]}
+    assert "call:count_tasks" in evidence  # the image result is evidence for the hosts that mishandle images
+
+
+def test_without_captured_results_every_ui_tool_is_unchecked_and_says_why() -> None:
+    (never,) = [f for f in check_snapshot(with_calls(), load_catalog())["hygiene"] if f["ruleId"] == "TOOL-CONTENT-002"]
+    assert "no tool results were captured" in never["detail"]
+    failed = with_calls(
+        {"tool": "show_board", "outcome": "error", "error": {"code": -32603, "message": "x"}},
+        {
+            "tool": "refresh_board",
+            "outcome": "tool-error",
+            "result": {"content": [{"type": "text", "text": "down"}], "isError": True},
+        },
+    )
+    (unusable,) = [f for f in check_snapshot(failed, load_catalog())["hygiene"] if f["ruleId"] == "TOOL-CONTENT-002"]
+    assert "no usable result was captured" in unusable["detail"]
+    assert unusable["tools"] == ["show_board", "refresh_board", "board_summary"]  # an error result shows no fallback
+
+
+def test_an_error_result_is_evidence_for_the_hosts_that_mishandle_structured_content_on_errors() -> None:
+    error = {"content": [{"type": "text", "text": "no"}], "structuredContent": {"error": "no"}, "isError": True}
+    entry = check_snapshot(
+        with_calls({"tool": "count_tasks", "outcome": "tool-error", "result": error}), load_catalog()
+    )
+    fired = [
+        f
+        for host in entry["hosts"]
+        for f in host["findings"]
+        if any(e["source"] == "call:count_tasks" for e in f["evidence"])
+    ]
+    assert fired and any("isError" in f["detail"] for f in fired)

@@ -1,7 +1,8 @@
 """A check of one server, from its snapshot to its part of the report: the data flow of `hostcompat check`.
 
-snapshot → scan each widget the tools name (`engine.scan`) → widget usage per tool → `engine.evaluate_all_hosts`
-→ host reports, plus the server's own MCP Apps hygiene (`engine.hygiene`) and what the probe saw happen.
+snapshot → scan each widget the tools name (`engine.scan`) → widget usage per tool, and the tool results the
+probe captured → `engine.evaluate_all_hosts` → host reports, plus the server's own MCP Apps hygiene
+(`engine.hygiene`) and what the probe saw happen.
 
 Pure: it reads a `Snapshot` (plain data) and a host catalog, and never imports the `mcp` SDK, so checking a saved
 snapshot is fast and offline.
@@ -267,6 +268,20 @@ def probe_failure(snapshot: Snapshot) -> str | None:
     return None
 
 
+def captured_results(snapshot: Snapshot) -> dict[str, Any] | None:
+    """Tool name → the raw result its call returned (an `isError` one only when no call of it succeeded), for the
+    engine's result checks; `None` when no call returned a result (nothing is known about results)."""
+    results = snapshot.call_results
+    return dict(results) if results else None
+
+
+def _fallback_results(snapshot: Snapshot, results: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The results the text-fallback check reads: only those that are not tool errors (an error message says
+    nothing about what the tool returns when it works); `{}` when calls were made but none succeeded."""
+    succeeded = {name: result for name, result in (results or {}).items() if result.get("isError") is not True}
+    return succeeded if succeeded or snapshot.calls else None
+
+
 def check_snapshot(
     snapshot: Snapshot,
     catalog: Catalog,
@@ -311,6 +326,7 @@ def _check(
 ) -> dict[str, Any]:
     snapshot, cut_findings = _cut_long_values(snapshot)
     widgets = analyse_widgets(snapshot, widget_budget)
+    results = captured_results(snapshot)
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
         catalog,
@@ -320,13 +336,15 @@ def _check(
         host_ids=host_ids,
         host_versions=host_versions,
         as_of=as_of,
+        call_results=results,
     )
     ui_resources = {
         uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}
         for uri, capture in snapshot.ui_resources.items()
         if not capture.truncated
     }
-    hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources)
+    fallback = _fallback_results(snapshot, results)
+    hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources, call_results=fallback)
     events = [
         {"code": cut_value(e.code), "message": e.message, "severity": e.severity}
         for e in snapshot.events[:MAX_REPORTED_EVENTS]
@@ -406,6 +424,7 @@ __all__ = [
     "WidgetAnalysis",
     "WidgetBudget",
     "analyse_widgets",
+    "captured_results",
     "check_snapshot",
     "connection_facts",
     "probe_failure",

@@ -37,7 +37,7 @@ async def test_a_ui_client_sees_the_resource_uri_and_reads_the_widget(era: str) 
         assert item["text"] == board_html()
         assert item["_meta"]["ui"]["contentHash"] == content_hash(board_html())
         result = await client.call_tool("show_board", {})
-        assert [block.type for block in result.content] == ["text"]
+        assert [block.type for block in result.content] == ["text", "text"]  # the summary, the board as JSON
 
 
 @pytest.mark.anyio
@@ -45,8 +45,8 @@ async def test_a_ui_client_sees_the_resource_uri_and_reads_the_widget(era: str) 
 async def test_a_client_without_the_capability_gets_the_fallback_for_the_opted_in_tool_only(era: str) -> None:
     async with Client(build_server(), mode=era) as client:
         shown = await client.call_tool("show_board", {})
-        assert [block.type for block in shown.content] == ["text", "resource"]
-        block = wire(shown.content[1])
+        assert [block.type for block in shown.content] == ["text", "text", "resource"]
+        block = wire(shown.content[2])
         assert block["resource"]["text"].encode() == board_html().encode()
         assert block["resource"]["mimeType"] == RESOURCE_MIME_TYPE
         ui = get_embedded_resource_ui(block)
@@ -54,7 +54,7 @@ async def test_a_client_without_the_capability_gets_the_fallback_for_the_opted_i
         assert block["_meta"]["ui"] == block["resource"]["_meta"]["ui"]
         for name in ("board_summary", "count_tasks", "refresh_board"):
             result = await client.call_tool(name, {})
-            assert [b.type for b in result.content] == ["text"], name
+            assert "resource" not in [b.type for b in result.content], name  # no embedded widget
 
 
 @pytest.mark.anyio
@@ -71,8 +71,8 @@ async def test_one_server_serves_both_kinds_of_client_at_once() -> None:
         async with anyio.create_task_group() as group:
             group.start_soon(hammer, "ui", ui_client)
             group.start_soon(hammer, "plain", plain_client)
-    assert seen["ui"] == [["text"]] * 10
-    assert seen["plain"] == [["text", "resource"]] * 10
+    assert seen["ui"] == [["text", "text"]] * 10
+    assert seen["plain"] == [["text", "text", "resource"]] * 10
 
 
 @pytest.mark.anyio

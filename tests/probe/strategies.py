@@ -6,7 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from hostcompat.probe import COVERAGES, DIMENSIONS, Limits, ProbeEvent, Snapshot, UIResourceCapture
+from hostcompat.probe import COVERAGES, DIMENSIONS, CallRecord, Limits, ProbeEvent, Snapshot, UIResourceCapture
+from hostcompat.probe.calls import CALL_OUTCOMES, CALL_REASONS
 from hostcompat.probe.events import SEVERITIES, STEPS
 
 json_scalars = (
@@ -40,6 +41,18 @@ ui_captures = st.builds(
     referenced_by=st.lists(st.text(max_size=10), max_size=3).map(tuple),
 )
 
+call_records = st.builds(
+    CallRecord,
+    tool=st.text(max_size=10),
+    arguments=json_objects,
+    reason=st.sampled_from(CALL_REASONS),
+    outcome=st.sampled_from(CALL_OUTCOMES),
+    duration_seconds=st.floats(min_value=0, max_value=10**4),
+    result=st.none() | json_objects,
+    error=st.none() | json_objects,
+    bytes=st.none() | st.integers(min_value=0, max_value=10**12),
+)
+
 limits = st.builds(
     Limits,
     connect_timeout=st.floats(min_value=0.01, max_value=5),
@@ -47,6 +60,9 @@ limits = st.builds(
     total_timeout=st.floats(min_value=5, max_value=1000),
     max_pages=st.integers(min_value=1, max_value=10**6),
     max_items=st.integers(min_value=1, max_value=10**9),
+    call_timeout=st.floats(min_value=0.01, max_value=100),
+    max_call_result_bytes=st.integers(min_value=1, max_value=10**12),
+    max_auto_calls=st.integers(min_value=1, max_value=1000),
 )
 
 snapshots = st.builds(
@@ -66,4 +82,5 @@ snapshots = st.builds(
     events=st.lists(events, max_size=3).map(tuple),
     process=st.none() | json_objects,
     duration_seconds=st.floats(min_value=0, max_value=10**6),
+    calls=st.lists(call_records, max_size=3).map(tuple),
 )

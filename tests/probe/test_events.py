@@ -37,7 +37,7 @@ def test_every_step_has_a_well_formed_timeout_code() -> None:
         {"code": "timeout"},
         {"code": "PROBE-"},
         {"severity": "fatal"},
-        {"step": "tools/call"},
+        {"step": "prompts/get"},
         {"message": 42},
         {"detail": {"x": object()}},
         {"detail": {"x": float("nan")}},

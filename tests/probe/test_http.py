@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tracemalloc
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -85,6 +86,22 @@ async def test_a_50_mb_http_body_is_cut_off_in_bounded_memory() -> None:
     widget = snapshot.ui_resources["ui://huge/widget.html"]
     assert widget.contents == () and widget.truncated
     assert snapshot.coverage["tools"] == "complete"
+
+
+async def test_a_tool_that_hangs_or_answers_50_mb_over_http_is_cut_and_the_next_call_still_runs() -> None:
+    port = free_port()
+    limits = replace(TIGHT, total_timeout=20.0, call_timeout=1.0)
+    with running(hostile_http("calls", port), port):
+        tracemalloc.start()
+        try:
+            snapshot = await capture(HttpTarget(f"http://127.0.0.1:{port}/mcp"), limits=limits)
+            _current, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert peak < 4 * limits.max_message_bytes
+    assert dict(snapshot.call_outcomes) == {"hang": "timeout", "huge": "too-large", "fine": "ok"}
+    assert snapshot.call_results["fine"] == {"content": [{"type": "text", "text": "fine ok"}]}
+    assert {"PROBE-TIMEOUT-TOOLS-CALL", "PROBE-CALL-TOO-LARGE"} <= {event.code for event in snapshot.events}
 
 
 async def test_an_http_server_that_hangs_mid_probe_times_out_at_that_step() -> None:

@@ -1,4 +1,5 @@
-"""Probe the MCP project's real example servers (npm) over stdio, streamable HTTP and legacy SSE.
+"""Probe the MCP project's real example servers (npm) over stdio, streamable HTTP and legacy SSE (listings and
+widgets here, without tool calls; `test_calls_interop.py` calls their tools).
 
 Needs node and `interop/node_modules`. Without them the tests skip, except under `CI=true`, where they fail.
 """
@@ -16,6 +17,7 @@ import pytest
 
 from hostcompat.apps.constants import RESOURCE_MIME_TYPE
 from hostcompat.probe import HttpTarget, Snapshot, SseTarget, StdioTarget, capture, capture_many
+from hostcompat.probe.calls import NO_CALLS
 from tests.probe._support import REPO, TIGHT, free_port, running
 
 pytestmark = [pytest.mark.interop, pytest.mark.anyio]
@@ -124,7 +126,7 @@ def check(snapshot: Snapshot, example: Example) -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
 async def test_each_example_over_stdio(example: Example) -> None:
     require(example)
-    snapshot = await capture(stdio(example), limits=TIGHT)
+    snapshot = await capture(stdio(example), limits=TIGHT, calls=NO_CALLS)
     check(snapshot, example)
     assert snapshot.process is not None and snapshot.process["ended"] in ("stdin-closed", "sigterm")
 
@@ -134,7 +136,7 @@ async def test_each_example_over_streamable_http(example: Example) -> None:
     require(example)
     port = free_port()
     with running(["node", str(example.entry), *example.http_args], port, env={"PORT": str(port)}, cwd=INTEROP):
-        snapshot = await capture(HttpTarget(f"http://127.0.0.1:{port}/mcp"), limits=TIGHT)
+        snapshot = await capture(HttpTarget(f"http://127.0.0.1:{port}/mcp"), limits=TIGHT, calls=NO_CALLS)
     check(snapshot, example)
 
 
@@ -143,13 +145,13 @@ async def test_the_everything_server_over_legacy_sse() -> None:
     require(example)
     port = free_port()
     with running(["node", str(example.entry), "sse"], port, env={"PORT": str(port)}, cwd=INTEROP):
-        snapshot = await capture(SseTarget(f"http://127.0.0.1:{port}/sse"), limits=TIGHT)
+        snapshot = await capture(SseTarget(f"http://127.0.0.1:{port}/sse"), limits=TIGHT, calls=NO_CALLS)
     check(snapshot, example)
 
 
 async def test_all_examples_at_once_match_their_one_by_one_captures() -> None:
     for example in EXAMPLES:
         require(example)
-    snapshots = await capture_many([stdio(example) for example in EXAMPLES], limits=TIGHT)
+    snapshots = await capture_many([stdio(example) for example in EXAMPLES], limits=TIGHT, calls=NO_CALLS)
     for snapshot, example in zip(snapshots, EXAMPLES, strict=True):
         check(snapshot, example)

@@ -18,6 +18,7 @@ from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.probe import (
     DIMENSIONS,
     SCHEMA_VERSION,
+    CallRecord,
     Limits,
     ProbeEvent,
     Snapshot,
@@ -31,6 +32,8 @@ from hostcompat.probe.snapshot import coverage_of
 from tests.probe.strategies import json_objects, json_values, snapshots
 
 STAMP = "io.modelcontextprotocol/serverInfo"
+V1_SNAPSHOT = Path(__file__).parent / "fixtures" / "board-snapshot-v1.json"
+"""A snapshot of the example board written by hostcompat before tool calls (format version 1)."""
 
 
 def sample(**changes: Any) -> Snapshot:
@@ -72,6 +75,30 @@ def test_a_snapshot_survives_the_dict_and_file_round_trips(tmp_path: Path) -> No
     assert [entry.name for entry in tmp_path.iterdir()] == ["snap.json"]  # no temporary file left behind
 
 
+def test_calls_are_kept_with_their_raw_results_and_read_per_tool(tmp_path: Path) -> None:
+    records = (
+        CallRecord("show", {}, "auto", "ok", 0.2, result={"content": [], "x-vendor": {"kept": 1}}, bytes=40),
+        CallRecord("slow", {}, "auto", "timeout", 5.0, error={"probe": "PROBE-TIMEOUT-TOOLS-CALL", "message": "late"}),
+    )
+    snapshot = sample(calls=records)
+    assert read_snapshot(write_snapshot(snapshot, tmp_path / "calls.json")) == snapshot
+    assert snapshot.to_dict()["calls"][0]["result"]["x-vendor"] == {"kept": 1}
+    assert snapshot.call_results == {"show": {"content": [], "x-vendor": {"kept": 1}}}
+    assert snapshot.call_outcomes == {"show": "ok", "slow": "timeout"}
+
+
+def test_a_version_1_file_reads_as_a_snapshot_without_calls() -> None:
+    data = json.loads(V1_SNAPSHOT.read_text("utf-8"))
+    assert data["schemaVersion"] == "hostcompat.snapshot/1" and "calls" not in data
+    snapshot = read_snapshot(V1_SNAPSHOT)
+    assert snapshot.calls == () and snapshot.call_outcomes == {}
+    assert [tool["name"] for tool in snapshot.tools] == ["show_board", "refresh_board", "board_summary", "count_tasks"]
+    assert snapshot.limits.call_timeout == Limits().call_timeout  # limits it did not know take the defaults
+    assert snapshot.to_dict()["schemaVersion"] == SCHEMA_VERSION  # written back, it is a version-2 file
+    data["calls"] = [{"tool": "x", "reason": "auto", "outcome": "ok"}]
+    assert Snapshot.from_dict(data).calls == ()  # a version-1 file has no calls, whatever it holds
+
+
 def test_a_lone_surrogate_read_back_from_json_is_written_as_its_escape(tmp_path: Path) -> None:
     snapshot = sample(tools=({"name": "odd\ud800name"},))
     assert read_snapshot(write_snapshot(snapshot, tmp_path / "odd.json")) == snapshot
@@ -79,7 +106,7 @@ def test_a_lone_surrogate_read_back_from_json_is_written_as_its_escape(tmp_path:
 
 def test_the_file_says_its_version_and_what_is_unknown() -> None:
     data = json.loads(snapshot_to_json(sample()))
-    assert data["schemaVersion"] == SCHEMA_VERSION == "hostcompat.snapshot/1"
+    assert data["schemaVersion"] == SCHEMA_VERSION == "hostcompat.snapshot/2"
     assert data["truncated"] == {
         "tools": False,
         "resources": False,

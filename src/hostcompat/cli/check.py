@@ -74,6 +74,8 @@ def _run(args: argparse.Namespace) -> int:
         host_ids = [as_host.id]  # the server met as this host: judge it for this host
     live = [item for item in planned if item.target is not None]
     options = probe_options(args, as_host)
+    if options.calls.explicit and not live:
+        raise InvalidInput("--call and --calls apply to live servers: a snapshot holds the calls made when taken")
     snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
     snapshots.update(offline)
     entries = []
@@ -147,6 +149,7 @@ def _probe(live: list[Planned], options: ProbeOptions, concurrency: int | None) 
             era=options.era,
             client_info=options.client_info,
             concurrency=concurrency,
+            calls=options.calls,
         )
 
     names = ", ".join(clean_line(item.label) for item in live[:3]) + (", …" if len(live) > 3 else "")

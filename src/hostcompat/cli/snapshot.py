@@ -6,12 +6,14 @@ import argparse
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
 
 from hostcompat.cli._as_host import CLIENT_VERSION, present_as
 from hostcompat.cli._command import Command
 from hostcompat.cli._targets import add_target_arguments, limits_from, plan_targets
 from hostcompat.errors import InvalidInput
+from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_from_json, parse_call
 from hostcompat.probe.limits import Limits
 from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.probe.snapshot import Snapshot
@@ -19,6 +21,9 @@ from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog, HostProfile
+
+MAX_CALLS_FILE_BYTES: Final = 4 * 1024 * 1024
+"""The largest `--calls` file read."""
 
 
 def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +43,27 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
         help="meet the server as this catalog host would: its clientInfo name, and the MCP Apps extension only if "
         "it renders MCP Apps (--advertise and --client-name still win)",
     )
+    parser.add_argument(
+        "--call",
+        action="append",
+        default=[],
+        metavar="TOOL=JSON",
+        help="call this tool with these arguments (a JSON object; TOOL alone: none) and keep its result as evidence; "
+        "repeatable. Named tools are called even when not read-only: name only tools that are safe to call",
+    )
+    parser.add_argument(
+        "--calls",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help='a JSON file of tools to call: {"TOOL": {arguments}, …} or [{"tool": "TOOL", "arguments": {…}}, …]',
+    )
+    parser.add_argument(
+        "--no-calls",
+        action="store_true",
+        help="call no tool on its own (by default tools annotated readOnlyHint that need no arguments are called); "
+        "tools named with --call or --calls are still called",
+    )
 
 
 @dataclass(frozen=True)
@@ -48,6 +74,7 @@ class ProbeOptions:
     advertise: Advertise
     era: Era
     client_info: Mapping[str, str] | None
+    calls: CallPlan = DEFAULT_CALLS
 
 
 def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
@@ -63,7 +90,47 @@ def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> 
         client_info: Mapping[str, str] | None = {"name": args.client_name, "version": CLIENT_VERSION}
     else:
         client_info = None if presented is None else presented.client_info
-    return ProbeOptions(limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info)
+    return ProbeOptions(
+        limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info, calls=call_plan(args)
+    )
+
+
+def call_plan(args: argparse.Namespace) -> CallPlan:
+    """The tool calls the options ask for: `--calls` files first, then each `--call`, and `--no-calls`.
+
+    Raises:
+        InvalidInput: a `--call` that is not TOOL=JSON, or a `--calls` file that cannot be read or is malformed.
+    """
+    explicit = [call for path in args.calls for call in _read_calls_file(path)]
+    explicit += [_parse_call_option(text) for text in args.call]
+    return CallPlan(auto=not args.no_calls, explicit=tuple(explicit))
+
+
+def _parse_call_option(text: str) -> ExplicitCall:
+    try:
+        return parse_call(text)
+    except InvalidInput as error:
+        raise InvalidInput(f"--call {text!r}: {error.message}", value=text) from error
+
+
+def _read_calls_file(path: str) -> tuple[ExplicitCall, ...]:
+    import json
+
+    source = Path(path)
+    try:
+        if not source.is_file():
+            raise InvalidInput(f"--calls {path!r}: not a regular file", value=path)
+        with source.open("rb") as stream:
+            data = stream.read(MAX_CALLS_FILE_BYTES + 1)
+    except OSError as error:
+        raise InvalidInput(f"--calls {path!r}: cannot read it: {error.strerror or error}", value=path) from error
+    if len(data) > MAX_CALLS_FILE_BYTES:
+        raise InvalidInput(f"--calls {path!r}: larger than {MAX_CALLS_FILE_BYTES} bytes", value=path)
+    try:
+        parsed = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise InvalidInput(f"--calls {path!r}: not JSON: {error}", value=path) from error
+    return calls_from_json(parsed, f"--calls {path!r}")
 
 
 def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) -> HostProfile | None:
@@ -108,12 +175,18 @@ def _run(args: argparse.Namespace) -> int:
 
     async def run() -> Snapshot:
         return await capture(
-            target, limits=options.limits, advertise=options.advertise, era=options.era, client_info=options.client_info
+            target,
+            limits=options.limits,
+            advertise=options.advertise,
+            era=options.era,
+            client_info=options.client_info,
+            calls=options.calls,
         )
 
     snapshot = anyio.run(run)
     path = write_snapshot(snapshot, args.output)
-    sys.stderr.write(f"wrote {clean_line(path)} ({len(snapshot.tools)} tools, {len(snapshot.events)} events)\n")
+    made = f", {len(snapshot.calls)} tool calls" if snapshot.calls else ""
+    sys.stderr.write(f"wrote {clean_line(path)} ({len(snapshot.tools)} tools{made}, {len(snapshot.events)} events)\n")
     for event in snapshot.events:  # server text (stderr, error messages): one line each, nothing a terminal obeys
         sys.stderr.write(f"  [{clean_line(event.code)}] {clean_line(event.message)}\n")
     return 0
@@ -127,4 +200,4 @@ COMMAND = Command(
     run=_run,
 )
 
-__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "as_host_profile", "probe_options"]
+__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "as_host_profile", "call_plan", "probe_options"]

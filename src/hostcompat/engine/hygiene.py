@@ -245,6 +245,10 @@ _FIX_UNCHECKED_REFERENCE: Final = (
     "List UI resources in resources/list, or capture a read of them, so they can be checked."
 )
 _FIX_CONTENT: Final = "Return a text summary in content beside structuredContent, for the model and text-only hosts."
-_FIX_UNCHECKED: Final = "Capture a tools/call result of each UI tool (e.g. with sample arguments) to check its content."
+_FIX_UNCHECKED: Final = (
+    "Check again with --call TOOL=JSON for each of these tools, its arguments as a JSON object (e.g. "
+    '--call get_weather=\'{"city": "Paris"}\'; repeatable, or --calls FILE): on its own, hostcompat calls only '
+    "tools annotated readOnlyHint that need no arguments."
+)
 
 __all__ = ["AUDIENCES", "check_server_hygiene", "is_meaningful_content"]

@@ -1,7 +1,8 @@
 """Capture what a live MCP server says into a versioned snapshot, robust against hostile servers.
 
 `capture` / `capture_many` (module `live`) talk to servers through the official `mcp` client; they are imported
-lazily, so reading, writing and checking snapshots offline never pays for importing the SDK.
+lazily, so reading, writing and checking snapshots offline never pays for importing the SDK. Which tools a probe
+calls to capture their results is a `CallPlan` (module `calls`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from hostcompat.probe.calls import DEFAULT_CALLS as DEFAULT_CALLS
+    from hostcompat.probe.calls import NO_CALLS as NO_CALLS
+    from hostcompat.probe.calls import CallOutcome as CallOutcome
+    from hostcompat.probe.calls import CallPlan as CallPlan
+    from hostcompat.probe.calls import CallRecord as CallRecord
+    from hostcompat.probe.calls import ExplicitCall as ExplicitCall
     from hostcompat.probe.events import COVERAGES as COVERAGES
     from hostcompat.probe.events import DIMENSIONS as DIMENSIONS
     from hostcompat.probe.events import UNKNOWN_COVERAGES as UNKNOWN_COVERAGES
@@ -46,15 +53,21 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, tuple[str, str]] = {
     "Advertise": ("hostcompat.probe.options", "Advertise"),
     "COVERAGES": ("hostcompat.probe.events", "COVERAGES"),
+    "CallOutcome": ("hostcompat.probe.calls", "CallOutcome"),
+    "CallPlan": ("hostcompat.probe.calls", "CallPlan"),
+    "CallRecord": ("hostcompat.probe.calls", "CallRecord"),
     "Coverage": ("hostcompat.probe.events", "Coverage"),
+    "DEFAULT_CALLS": ("hostcompat.probe.calls", "DEFAULT_CALLS"),
     "DEFAULT_CLIENT_INFO": ("hostcompat.probe.options", "DEFAULT_CLIENT_INFO"),
     "DEFAULT_LIMITS": ("hostcompat.probe.limits", "DEFAULT_LIMITS"),
     "DIMENSIONS": ("hostcompat.probe.events", "DIMENSIONS"),
     "Dimension": ("hostcompat.probe.events", "Dimension"),
     "Era": ("hostcompat.probe.options", "Era"),
+    "ExplicitCall": ("hostcompat.probe.calls", "ExplicitCall"),
     "HttpTarget": ("hostcompat.probe.target", "HttpTarget"),
     "Limits": ("hostcompat.probe.limits", "Limits"),
     "MCP_APPS": ("hostcompat.probe.options", "MCP_APPS"),
+    "NO_CALLS": ("hostcompat.probe.calls", "NO_CALLS"),
     "ProbeEvent": ("hostcompat.probe.events", "ProbeEvent"),
     "SCHEMA_VERSION": ("hostcompat.probe.snapshot", "SCHEMA_VERSION"),
     "Severity": ("hostcompat.probe.events", "Severity"),
@@ -99,15 +112,21 @@ def __dir__() -> list[str]:
 __all__ = [
     "Advertise",
     "COVERAGES",
+    "CallOutcome",
+    "CallPlan",
+    "CallRecord",
     "Coverage",
+    "DEFAULT_CALLS",
     "DEFAULT_CLIENT_INFO",
     "DEFAULT_LIMITS",
     "DIMENSIONS",
     "Dimension",
     "Era",
+    "ExplicitCall",
     "HttpTarget",
     "Limits",
     "MCP_APPS",
+    "NO_CALLS",
     "ProbeEvent",
     "SCHEMA_VERSION",
     "Severity",

@@ -26,6 +26,7 @@ Step = Literal[
     "resources/templates/list",
     "prompts/list",
     "resources/read",
+    "tools/call",
     "shutdown",
     "probe",
 ]
@@ -94,6 +95,16 @@ EVENTS_TRUNCATED: Final = "PROBE-EVENTS-TRUNCATED"
 """Some codes occurred more often than the snapshot keeps; the detail counts every occurrence per code."""
 URL_CREDENTIALS_IGNORED: Final = "PROBE-URL-CREDENTIALS-IGNORED"
 """The URL has `user:password` and an explicit `Authorization` header was given: the header is sent, not those."""
+CALL_NOT_LISTED: Final = "PROBE-CALL-NOT-LISTED"
+"""A call names a tool the server does not list (its listing is complete); it was not made."""
+CALL_CAP: Final = "PROBE-CALL-CAP"
+"""More tools were safe to call on their own than `Limits.max_auto_calls`; only the first were called."""
+CALL_FAILED: Final = "PROBE-CALL-FAILED"
+"""A tools/call was answered with a JSON-RPC error, or failed in the client."""
+CALL_TOO_LARGE: Final = "PROBE-CALL-TOO-LARGE"
+"""A tool's result was larger than `Limits.max_call_result_bytes`; it was measured and not kept."""
+CALLS_CUT: Final = "PROBE-CALLS-CUT"
+"""Calls were left out because the probe's total time or byte budget was (nearly) spent."""
 INTERNAL_ERROR: Final = "PROBE-INTERNAL-ERROR"
 """An unexpected error inside the probe itself; please report it."""
 
@@ -167,6 +178,11 @@ class ProbeEvent:
 
 __all__ = [
     "BYTE_BUDGET",
+    "CALLS_CUT",
+    "CALL_CAP",
+    "CALL_FAILED",
+    "CALL_NOT_LISTED",
+    "CALL_TOO_LARGE",
     "CONNECTION_CLOSED",
     "CONNECT_FAILED",
     "COVERAGES",

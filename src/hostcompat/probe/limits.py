@@ -27,8 +27,11 @@ _WIRE_KEYS: Final = {
     "max_total_bytes": "maxTotalBytes",
     "max_stderr_bytes": "maxStderrBytes",
     "shutdown_grace": "shutdownGrace",
+    "call_timeout": "callTimeout",
+    "max_call_result_bytes": "maxCallResultBytes",
+    "max_auto_calls": "maxAutoCalls",
 }
-_SECONDS: Final = frozenset({"connect_timeout", "step_timeout", "total_timeout", "shutdown_grace"})
+_SECONDS: Final = frozenset({"connect_timeout", "step_timeout", "total_timeout", "shutdown_grace", "call_timeout"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,10 @@ class Limits:
     - `max_total_bytes`: every message received, summed; the probe stops capturing when it is spent.
     - `max_stderr_bytes`: the tail of the server's stderr kept for the report.
     - `shutdown_grace`: how long a stopping server gets after stdin closes, and again after SIGTERM.
+    - `call_timeout`: one tools/call (shortened to what is left of `total_timeout`, which also bounds the calls).
+    - `max_call_result_bytes`: one tool result kept in the snapshot (as compact JSON); a larger one is measured and
+      not kept.
+    - `max_auto_calls`: tools the probe calls on its own (read-only, no arguments); named calls are not counted.
     """
 
     connect_timeout: float = 30.0
@@ -59,6 +66,9 @@ class Limits:
     max_total_bytes: int = 128 * _MIB
     max_stderr_bytes: int = 64 * 1024
     shutdown_grace: float = 2.0
+    call_timeout: float = 5.0
+    max_call_result_bytes: int = 4 * _MIB
+    max_auto_calls: int = 10
 
     def __post_init__(self) -> None:
         for item in fields(self):

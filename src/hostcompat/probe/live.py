@@ -1,7 +1,8 @@
 """Probe a live MCP server with the official client and capture what it says into a `Snapshot`.
 
 `capture` connects (stdio, streamable HTTP or legacy SSE), negotiates either protocol era, advertises the MCP Apps
-capability (or none, or a given host's), pages through every listing and reads every `ui://` resource named. It
+capability (or none, or a given host's), pages through every listing, reads every `ui://` resource named, and calls
+the tools that are safe to call (read-only, no arguments) and those it is told to (see `CallPlan`). It
 never raises for anything the server does: timeouts, crashes, garbage and limits become events, the stdio child is
 always stopped, and whatever was captured is returned, without the target's secrets (`target_redactor`).
 `capture_many` probes several servers concurrently, each isolated from the others.
@@ -32,11 +33,14 @@ if sys.version_info < (3, 11):  # pragma: no cover - the builtin arrived in 3.11
 
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidInput
+from hostcompat.probe._call import make_calls
 from hostcompat.probe._collect import LISTINGS, Gathered, gather, read_ui_resources
 from hostcompat.probe._http import open_sse, open_streamable_http
 from hostcompat.probe._json import copy_object, expect_choice, expect_object, expect_str
 from hostcompat.probe._stdio import open_stdio
 from hostcompat.probe._wire import Wire, tee
+from hostcompat.probe.call_secrets import argument_secrets
+from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, CallRecord, plan_calls
 from hostcompat.probe.events import (
     CONNECT_FAILED,
     CONNECTION_CLOSED,
@@ -61,6 +65,7 @@ from hostcompat.probe.target import (
     target_redactor,
 )
 from hostcompat.probe.ui_refs import ui_references
+from hostcompat.redaction import Redactor
 
 _STDERR_LINES: Final = 20
 
@@ -70,12 +75,17 @@ class _Options:
     era: Era
     extensions: Mapping[str, Mapping[str, Any]]
     client_info: Mapping[str, str]
+    calls: CallPlan = DEFAULT_CALLS
 
     def client_block(self) -> dict[str, Any]:
         return {"clientInfo": dict(self.client_info), "extensions": dict(self.extensions), "era": self.era}
 
 
-def _options(advertise: Advertise, era: str, client_info: Mapping[str, str] | None) -> _Options:
+def _options(
+    advertise: Advertise, era: str, client_info: Mapping[str, str] | None, calls: CallPlan = DEFAULT_CALLS
+) -> _Options:
+    if not isinstance(calls, CallPlan):
+        raise InvalidInput("calls must be a CallPlan", value=calls)
     checked_era = expect_choice(era, ERAS, "era")
     if advertise == MCP_APPS:
         extensions: dict[str, Any] = {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}
@@ -93,7 +103,7 @@ def _options(advertise: Advertise, era: str, client_info: Mapping[str, str] | No
         raise InvalidInput("advertise must be 'mcp-apps', None or a mapping of extension settings", value=advertise)
     info = DEFAULT_CLIENT_INFO if client_info is None else expect_object(client_info, "client_info")
     checked = {key: expect_str(info.get(key), f"client_info[{key!r}]") for key in ("name", "version")}
-    return _Options(checked_era, extensions, checked)
+    return _Options(checked_era, extensions, checked, calls)
 
 
 def _check_target(target: object) -> Target:
@@ -121,6 +131,9 @@ class _Capture:
     listings: dict[Dimension, list[Mapping[str, Any]]] = field(default_factory=dict)
     ui_resources: dict[str, UIResourceCapture] = field(default_factory=dict)
     coverage: dict[Dimension, Coverage] = field(default_factory=coverage_of)
+    calls: list[CallRecord] = field(default_factory=list)
+    deadline: float = math.inf
+    """When the probe's total time ends, on the `anyio.current_time()` clock."""
 
 
 def _leaves(error: BaseException) -> list[BaseException]:
@@ -218,6 +231,21 @@ async def _collect(client: Client, options: _Options, wire: Wire, capture: _Capt
     coverage, _fatal = await read_ui_resources(client.session, refs, wire, capture.ui_resources)
     listed_unknown = any(capture.coverage[name] not in ("complete", "not-declared") for name in ("tools", "resources"))
     capture.coverage["uiResources"] = "truncated" if coverage == "complete" and listed_unknown else coverage
+    if "tools" in declared:
+        await _call_tools(client, options, wire, capture)
+
+
+async def _call_tools(client: Client, options: _Options, wire: Wire, capture: _Capture) -> None:
+    """Call the safe tools and the named ones (after everything else: a call is the least needed capture)."""
+    planned, notes = plan_calls(
+        options.calls,
+        capture.listings.get("tools", ()),
+        tools_known=capture.coverage["tools"] == "complete",
+        max_auto=wire.limits.max_auto_calls,
+    )
+    for note in notes:
+        wire.add(note)
+    await make_calls(client.session, planned, wire, capture.calls, deadline=capture.deadline)
 
 
 async def _probe(target: Target, options: _Options, wire: Wire, capture: _Capture) -> None:
@@ -271,6 +299,7 @@ async def capture(
     advertise: Advertise = MCP_APPS,
     era: Era = "auto",
     client_info: Mapping[str, str] | None = None,
+    calls: CallPlan = DEFAULT_CALLS,
 ) -> Snapshot:
     """Probe one server and return what it said, within `limits`.
 
@@ -280,17 +309,19 @@ async def capture(
         advertise: the client extensions to advertise (see `Advertise`), to see what the server does for each host.
         era: the protocol era to speak (see `Era`).
         client_info: the `clientInfo` to send (`name`, `version`); servers that detect hosts by name read it.
+        calls: which tools to call to capture their results: by default those annotated read-only that need no
+            arguments (at most `limits.max_auto_calls`); `NO_CALLS` for none; named ones with their arguments.
 
     Raises:
         InvalidInput: a bad argument (never anything the server does).
     """
-    options = _options(advertise, era, client_info)
+    options = _options(advertise, era, client_info, calls)
     _check_target(target)
     if not isinstance(limits, Limits):
         raise InvalidInput("limits must be a Limits", value=limits)
-    redactor = target_redactor(target)
+    redactor = target_redactor(target) | Redactor.of(argument_secrets(calls))
     wire = Wire(limits, redactor)
-    gathered = _Capture()
+    gathered = _Capture(deadline=anyio.current_time() + limits.total_timeout)
     captured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     started = time.monotonic()
     try:
@@ -317,6 +348,7 @@ async def capture(
         events=tuple(wire.final_events()),
         process=wire.process,
         duration_seconds=round(time.monotonic() - started, 3),
+        calls=tuple(gathered.calls),
     ).redacted(redactor)
 
 
@@ -328,6 +360,7 @@ async def capture_many(
     era: Era = "auto",
     client_info: Mapping[str, str] | None = None,
     concurrency: int | None = None,
+    calls: CallPlan = DEFAULT_CALLS,
 ) -> list[Snapshot]:
     """Probe several servers at once (at most `concurrency` at a time, default all); snapshots in target order.
 
@@ -336,7 +369,7 @@ async def capture_many(
     Raises:
         InvalidInput: a bad argument.
     """
-    _options(advertise, era, client_info)
+    _options(advertise, era, client_info, calls)
     checked = [_check_target(target) for target in targets]
     if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int)):
         raise InvalidInput("concurrency must be a positive integer or None", value=concurrency)
@@ -347,7 +380,9 @@ async def capture_many(
 
     async def run(index: int, target: Target) -> None:
         async with slots:
-            results[index] = await capture(target, limits=limits, advertise=advertise, era=era, client_info=client_info)
+            results[index] = await capture(
+                target, limits=limits, advertise=advertise, era=era, client_info=client_info, calls=calls
+            )
 
     async with anyio.create_task_group() as group:
         for index, target in enumerate(checked):

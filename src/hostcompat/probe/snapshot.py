@@ -1,8 +1,8 @@
 """A versioned, JSON-serialisable record of what one MCP server said, so a check can run offline and later.
 
-Pure: no SDK import, no network. Listings and `ui://` contents are kept as the server sent them on the wire
-(unknown fields included), so a snapshot attached to a bug report replays the whole check. What the probe had to cut,
-and why, is in `coverage` and `events`.
+Pure: no SDK import, no network. Listings, `ui://` contents and tool results are kept as the server sent them on the
+wire (unknown fields included), so a snapshot attached to a bug report replays the whole check. What the probe had
+to cut, and why, is in `coverage` and `events`.
 """
 
 from __future__ import annotations
@@ -30,12 +30,16 @@ from hostcompat.probe._json import (
     expect_str,
 )
 from hostcompat.probe._json_stream import JSONTooLarge, load_json
+from hostcompat.probe.calls import CallOutcome, CallRecord, call_outcomes, call_results, records_from_json
 from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
 from hostcompat.probe.limits import Limits
 from hostcompat.redaction import Redactor, redact_description
 
-SCHEMA_VERSION: Final = "hostcompat.snapshot/1"
-"""The format written by this version; `read_snapshot` refuses any other."""
+SCHEMA_VERSION: Final = "hostcompat.snapshot/2"
+"""The format written by this version (version 1 had no tool calls)."""
+
+READABLE_VERSIONS: Final = ("hostcompat.snapshot/1", SCHEMA_VERSION)
+"""The formats `read_snapshot` reads; a version-1 snapshot reads as one without calls."""
 
 MAX_SNAPSHOT_FILE_BYTES: Final = 512 * 1024 * 1024
 """The largest snapshot file `read_snapshot` opens by default."""
@@ -116,6 +120,7 @@ class Snapshot:
     and `prompts` are the raw listing items in server order, every page concatenated. `coverage` says per dimension
     whether that listing is `complete`; anything in `UNKNOWN_COVERAGES` must be treated as unknown by a check.
     `target` and `client` describe who probed what (secrets redacted); `process` is the stdio child's fate.
+    `calls` are the tools/call requests the probe made, in order, each with its raw result (see `CallRecord`).
     The mappings are shared, not copied: treat a snapshot as read-only.
     """
 
@@ -134,6 +139,7 @@ class Snapshot:
     events: tuple[ProbeEvent, ...] = ()
     process: Raw | None = None
     duration_seconds: float = 0.0
+    calls: tuple[CallRecord, ...] = ()
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def __post_init__(self) -> None:
@@ -146,7 +152,7 @@ class Snapshot:
             raise InvalidInput(f"snapshot coverage {problem}", value=dict(self.coverage))
         for dimension in DIMENSIONS:
             expect_choice(self.coverage[dimension], COVERAGES, f"coverage[{dimension!r}]")
-        for name in ("tools", "resources", "resource_templates", "prompts", "events"):
+        for name in ("tools", "resources", "resource_templates", "prompts", "events", "calls"):
             value = getattr(self, name)
             if not isinstance(value, tuple):
                 object.__setattr__(self, name, tuple(value))
@@ -202,9 +208,10 @@ class Snapshot:
 
     def redacted(self, redactor: Redactor) -> Snapshot:
         """This snapshot without the secret values `redactor` knows, wherever they are: the target, the listings,
-        `initialize`, the `ui://` contents, events and the process record. The target is redacted again by its
-        structure (`redact_description`), and events and the process record lose URL credentials too. What holds no
-        secret is shared, not copied; with no known value, the listings are not even read.
+        `initialize`, the `ui://` contents, the calls (arguments, results, errors), events and the process record.
+        The target is redacted again by its structure (`redact_description`), and events, call arguments and errors
+        and the process record lose URL credentials too. What holds no secret is shared, not copied; with no known
+        value, the listings are not even read.
         """
         known = redactor.known
         changes: dict[str, Any] = {"target": redactor.json(redact_description(self.target), urls=False)}
@@ -227,12 +234,33 @@ class Snapshot:
                     for uri, capture in self.ui_resources.items()
                 },
             }
+            changes["calls"] = tuple(
+                replace(
+                    record,
+                    arguments=redactor.json(record.arguments),
+                    result=redactor.json(record.result, urls=False),
+                    error=redactor.json(record.error),
+                )
+                for record in self.calls
+            )
         text, json_data = redactor.text, redactor.json
         events = tuple(
             ProbeEvent(event.code, event.severity, event.step, text(event.message), json_data(event.detail))
             for event in self.events
         )
         return replace(self, **changes, events=events, process=redactor.json(self.process))
+
+    @property
+    def call_results(self) -> Mapping[str, Raw]:
+        """Tool name → the raw result the server returned (its first `ok` call's, else its first `isError` one):
+        the evidence of the result-based checks."""
+        return call_results(self.calls)
+
+    @property
+    def call_outcomes(self) -> Mapping[str, CallOutcome]:
+        """Tool name → how calling it went (`ok` if any call succeeded, else the last one's outcome); a tool that
+        is not a key was not called."""
+        return call_outcomes(self.calls)
 
     # --- plain data ----------------------------------------------------------------------------------------------
 
@@ -256,11 +284,13 @@ class Snapshot:
             "resourceTemplates": [copy_json(item, "resourceTemplates") for item in self.resource_templates],
             "prompts": [copy_json(item, "prompts") for item in self.prompts],
             "uiResources": {uri: capture.to_dict() for uri, capture in self.ui_resources.items()},
+            "calls": [record.to_dict() for record in self.calls],
         }
 
     @classmethod
     def from_dict(cls, data: object, *, copy: bool = True) -> Snapshot:
-        """A snapshot from `to_dict` output (or a parsed snapshot file). Unknown top-level keys are ignored.
+        """A snapshot from `to_dict` output (or a parsed snapshot file of any of `READABLE_VERSIONS`; version 1 has
+        no calls). Unknown top-level keys are ignored.
 
         With `copy=False` the objects of `data` are checked and kept rather than copied: for a tree nobody else
         holds (one just parsed), which then never exists twice in memory.
@@ -270,8 +300,9 @@ class Snapshot:
         """
         obj = expect_object(data, "snapshot")
         version = obj.get("schemaVersion")
-        if version != SCHEMA_VERSION:
-            raise InvalidSnapshot(f"not a {SCHEMA_VERSION} snapshot (schemaVersion is {version!r})", value=version)
+        if version not in READABLE_VERSIONS:
+            expected = " or ".join(READABLE_VERSIONS)
+            raise InvalidSnapshot(f"not a {expected} snapshot (schemaVersion is {version!r})", value=version)
         for key in ("target", "capturedAt", "client", "limits", "coverage"):
             if key not in obj:
                 raise InvalidInput(f"snapshot has no {key!r}", value=sorted(obj))
@@ -300,6 +331,7 @@ class Snapshot:
             events=tuple(ProbeEvent.from_dict(event) for event in expect_list(obj.get("events", []), "events")),
             process=_optional_raw(obj.get("process"), "process", copy),
             duration_seconds=expect_number(obj.get("durationSeconds", 0.0), "durationSeconds", positive=False),
+            calls=records_from_json(obj.get("calls", [])) if version == SCHEMA_VERSION else (),
         )
 
 
@@ -312,7 +344,7 @@ def snapshot_from_json(text: str | bytes) -> Snapshot:
     """A snapshot from JSON text.
 
     Raises:
-        InvalidSnapshot: not UTF-8, not JSON, nested too deeply, or not a snapshot of this version.
+        InvalidSnapshot: not UTF-8, not JSON, nested too deeply, or not a snapshot of a readable version.
     """
     source: IO[bytes] | str = io.BytesIO(text) if isinstance(text, bytes) else text
     return _parse_snapshot(source, len(text), preview=text[:200])
@@ -361,7 +393,8 @@ def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT
     never both in memory.
 
     Raises:
-        InvalidSnapshot: the file is missing, larger than `max_bytes`, not JSON, or not a snapshot of this version.
+        InvalidSnapshot: the file is missing, larger than `max_bytes`, not JSON, or not a snapshot of a readable
+            version.
     """
     source = Path(path)
     try:
@@ -392,6 +425,7 @@ def coverage_of(**dimensions: Coverage) -> dict[Dimension, Coverage]:
 
 __all__ = [
     "MAX_SNAPSHOT_FILE_BYTES",
+    "READABLE_VERSIONS",
     "SCHEMA_VERSION",
     "Snapshot",
     "UIResourceCapture",

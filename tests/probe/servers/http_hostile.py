@@ -2,7 +2,9 @@
 
 - `huge`: the widget read answers with a 50 MB JSON body;
 - `hang`: `tools/list` never answers;
-- `html`: every POST is answered `200 text/html` (a proxy's error page), so nothing is JSON-RPC.
+- `html`: every POST is answered `200 text/html` (a proxy's error page), so nothing is JSON-RPC;
+- `calls`: three read-only tools without arguments: `hang` never answers, `huge` answers with a 50 MB JSON body,
+  `fine` answers at once.
 """
 
 import json
@@ -21,6 +23,7 @@ from tests.probe.servers._jsonrpc import UI_MIME, initialize_result, tool
 
 URI = "ui://huge/widget.html"
 MEGABYTES = 50
+READ_ONLY = {"readOnlyHint": True}
 
 
 def reply(request_id: Any, result: dict[str, Any]) -> JSONResponse:
@@ -36,6 +39,23 @@ async def huge_body(request_id: Any) -> AsyncIterator[bytes]:
     yield b'"}]}}'
 
 
+async def huge_result(request_id: Any) -> AsyncIterator[bytes]:
+    head = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text"}]}})
+    yield (head[: -len("}]}}")] + ', "text": "').encode()
+    chunk = b"y" * (1024 * 1024)
+    for _ in range(MEGABYTES):
+        yield chunk
+    yield b'"}]}}'
+
+
+async def call_tool(request_id: Any, name: Any) -> Response:
+    if name == "hang":
+        await anyio.sleep_forever()
+    if name == "huge":
+        return StreamingResponse(huge_result(request_id), media_type="application/json")
+    return reply(request_id, {"content": [{"type": "text", "text": f"{name} ok"}]})
+
+
 def handler(mode: str) -> Any:
     async def mcp(request: Request) -> Response:
         if mode == "html":
@@ -49,7 +69,13 @@ def handler(mode: str) -> Any:
         if method == "tools/list":
             if mode == "hang":
                 await anyio.sleep_forever()
+            if mode == "calls":
+                return reply(
+                    request_id, {"tools": [tool(name, annotations=READ_ONLY) for name in ("hang", "huge", "fine")]}
+                )
             return reply(request_id, {"tools": [tool("show", URI)]})
+        if method == "tools/call":
+            return await call_tool(request_id, message["params"]["name"])
         if method == "resources/list":
             return reply(request_id, {"resources": []})
         if method == "resources/templates/list":
