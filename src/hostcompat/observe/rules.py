@@ -1,0 +1,213 @@
+"""The behavioural rules over one run's record: from what the widget did under an emulated host to an `ObservedRun`
+the engine cites (status, methods sent, needs reached and refused, the `OBS-…` rules that fired). Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from hostcompat.engine.observed import ObservedIssue, ObservedRun
+from hostcompat.observe.host_profile import METHOD_NEEDS, EmulatedHost
+from hostcompat.observe.record import BridgeMessage, RunRecord
+
+REFUSAL_WINDOW_MS: Final = 2_000
+"""An uncaught error this soon after a refused request counts as the view failing on the refusal."""
+
+APP_TOOLS_REQUEST_ID: Final = "hostcompat-tools-list"
+"""The id of the tools/list request the host page sends a view that declares app tools."""
+
+
+def run_status(record: RunRecord) -> str:
+    """How the run ended (one of `engine.observed.RUN_STATUSES`)."""
+    if record.failure is not None:
+        return "failed"
+    if record.crashed:
+        return "crashed"
+    if record.flooded:
+        return "flooded"
+    if record.timed_out:
+        return "timeout"
+    if record.painted is False:
+        return "blank"
+    if not any(message.method == "ui/initialize" for message in record.sent()):
+        return "no-bridge"
+    return "rendered"
+
+
+def judge_run(
+    record: RunRecord,
+    host: EmulatedHost,
+    *,
+    uri: str,
+    tools: Sequence[str],
+    model_only_tools: Iterable[str] = (),
+    declared_origins: Sequence[str] = (),
+) -> ObservedRun:
+    """The engine's view of one run of the widget `uri` (shown by `tools`) under `host`."""
+    sent = record.sent()
+    methods = tuple(dict.fromkeys(message.method for message in sent if message.method is not None))
+    reached = tuple(dict.fromkeys(METHOD_NEEDS[method] for method in methods if method in METHOD_NEEDS))
+    refusals = _refusals(record)
+    refused = tuple(dict.fromkeys(METHOD_NEEDS[method] for method, _ in refusals if method in METHOD_NEEDS))
+    issues: list[ObservedIssue] = []
+    if record.failure is None:
+        issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools)))
+        issues.extend(_refusal_issues(record, refusals))
+        issues.extend(_ending_issues(record, declared_origins))
+    return ObservedRun(
+        host_id=host.host_id,
+        uri=uri,
+        tools=tuple(tools),
+        seconds=record.seconds,
+        status=run_status(record),
+        methods=methods[:256],
+        reached=reached,
+        refused=refused,
+        issues=tuple(issues),
+        explored=record.explored > 0,
+    )
+
+
+def timings(record: RunRecord) -> dict[str, int | None]:
+    """Milliseconds from the run's start to ui/initialize, ui/notifications/initialized and the first size-changed."""
+    first: dict[str, int | None] = {"initialize": None, "initialized": None, "sizeChanged": None}
+    names = {
+        "ui/initialize": "initialize",
+        "ui/notifications/initialized": "initialized",
+        "ui/notifications/size-changed": "sizeChanged",
+    }
+    for message in record.sent():
+        key = names.get(message.method or "")
+        if key is not None and first[key] is None:
+            first[key] = message.at_ms
+    return first
+
+
+def _refusals(record: RunRecord) -> list[tuple[str, int]]:
+    """(method, time) of each view request the host answered with an error."""
+    asked: dict[Any, str] = {}
+    out: list[tuple[str, int]] = []
+    for message in record.messages:
+        summary = message.summary or {}
+        if message.direction == "in" and message.is_request:
+            asked[_key(summary.get("id"))] = message.method or ""
+        elif message.direction == "out" and message.is_error and "method" not in summary:
+            method = asked.get(_key(summary.get("id")))
+            if method is not None:
+                out.append((method, message.at_ms))
+    return out
+
+
+def _key(value: object) -> str:
+    return repr(value)
+
+
+def _bridge_issues(
+    record: RunRecord, sent: list[BridgeMessage], host: EmulatedHost, model_only: frozenset[str]
+) -> list[ObservedIssue]:
+    issues: list[ObservedIssue] = []
+    initialize = next((message for message in sent if message.method == "ui/initialize"), None)
+    stopped = record.crashed or record.timed_out
+    if initialize is None:
+        if not stopped:
+            issues.append(ObservedIssue("OBS-INIT-001", f"no ui/initialize in {record.seconds:.1f} s"))
+    else:
+        params = initialize.params()
+        app_capabilities = params.get("appCapabilities") if isinstance(params, dict) else None
+        if not any(message.method == "ui/notifications/initialized" for message in sent):
+            issues.append(
+                ObservedIssue("OBS-INIT-002", "ui/initialize was answered, but ui/notifications/initialized never came")
+            )
+        elif not any(message.method == "ui/notifications/size-changed" for message in sent):
+            issues.append(ObservedIssue("OBS-SIZE-001", f"no ui/notifications/size-changed in {record.seconds:.1f} s"))
+        if isinstance(app_capabilities, dict) and app_capabilities.get("tools"):
+            answered = any(
+                (message.summary or {}).get("id") == APP_TOOLS_REQUEST_ID and "method" not in (message.summary or {})
+                for message in sent
+            )
+            if not answered:
+                issues.append(
+                    ObservedIssue("OBS-APPTOOLS-001", "appCapabilities declares tools; tools/list got no answer")
+                )
+        issues.extend(_mode_issues(sent, host, app_capabilities))
+    invalid = [message for message in sent if message.valid is False]
+    if invalid:
+        example = invalid[0].summary or {}
+        shape = {key: example[key] for key in ("shape", "jsonrpc", "method") if key in example}
+        issues.append(ObservedIssue("OBS-JSONRPC-001", f"{len(invalid)} message(s) not JSON-RPC 2.0, first {shape}"))
+    for message in sent:
+        if message.method == "tools/call":
+            params = message.params()
+            name = params.get("name") if isinstance(params, dict) else None
+            if isinstance(name, str) and name in model_only:
+                issues.append(ObservedIssue("OBS-VIS-001", f"tools/call {name!r}, a tool visible to the model only"))
+                break
+    return issues
+
+
+def _mode_issues(sent: list[BridgeMessage], host: EmulatedHost, app_capabilities: object) -> list[ObservedIssue]:
+    declared = app_capabilities.get("availableDisplayModes") if isinstance(app_capabilities, dict) else None
+    declared_modes = [mode for mode in declared if isinstance(mode, str)] if isinstance(declared, list) else None
+    for message in sent:
+        if message.method != "ui/request-display-mode":
+            continue
+        params = message.params()
+        mode = params.get("mode") if isinstance(params, dict) else None
+        if declared_modes is not None and mode not in declared_modes:
+            return [ObservedIssue("OBS-MODE-001", f"requested {mode!r}, declared only {declared_modes}")]
+        if mode not in host.display_modes:
+            return [ObservedIssue("OBS-MODE-001", f"requested {mode!r}; the host offers {list(host.display_modes)}")]
+    return []
+
+
+def _refusal_issues(record: RunRecord, refusals: list[tuple[str, int]]) -> list[ObservedIssue]:
+    for method, at in refusals:
+        after = [text for when, text in record.page_errors if at <= when <= at + REFUSAL_WINDOW_MS]
+        if after:
+            return [ObservedIssue("OBS-REFUSE-001", f"{method} was refused, then: {after[0][:300]}")]
+    return []
+
+
+def _ending_issues(record: RunRecord, declared_origins: Sequence[str]) -> list[ObservedIssue]:
+    issues: list[ObservedIssue] = []
+    if record.crashed:
+        issues.append(ObservedIssue("OBS-HOSTILE-001", "the widget's renderer crashed (out of memory or killed)"))
+    elif record.timed_out:
+        issues.append(ObservedIssue("OBS-HOSTILE-001", f"stopped at the time limit ({record.seconds:.1f} s)"))
+    elif record.flooded:
+        issues.append(ObservedIssue("OBS-HOSTILE-001", "sent more messages than the host accepts; the rest ignored"))
+    if record.painted is False and not (record.crashed or record.timed_out):
+        issues.append(ObservedIssue("OBS-RENDER-001", f"the frame stayed blank for {record.seconds:.1f} s"))
+    undeclared = [url for url in record.network if not origin_declared(url, declared_origins)]
+    if undeclared:
+        origins = list(dict.fromkeys(_origin(url) for url in undeclared))[:5]
+        issues.append(ObservedIssue("OBS-NET-001", f"requested {', '.join(origins)} (blocked)"))
+    return issues
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else url[:100]
+
+
+def origin_declared(url: str, declared: Sequence[str]) -> bool:
+    """Whether `url`'s origin is one of the CSP sources `declared` (an origin, or `https://*.example.com`)."""
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    host = (parts.hostname or "").lower()
+    for source in declared:
+        wanted = urlsplit(source if "://" in source else f"{parts.scheme}://{source}")
+        if wanted.scheme and wanted.scheme != parts.scheme:
+            continue
+        pattern = (wanted.hostname or "").lower()
+        if pattern.startswith("*."):
+            if host.endswith(pattern[1:]) and host != pattern[2:]:
+                return True
+        elif host == pattern and (wanted.port is None or wanted.port == parts.port):
+            return True
+    return False
+
+
+__all__ = ["APP_TOOLS_REQUEST_ID", "REFUSAL_WINDOW_MS", "judge_run", "origin_declared", "run_status", "timings"]
