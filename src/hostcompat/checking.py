@@ -9,13 +9,14 @@ snapshot is fast and offline.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hostcompat.engine.catalog_model import Catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
 from hostcompat.engine.hygiene import check_server_hygiene
+from hostcompat.engine.observed import ObservedRun
 from hostcompat.engine.requirements import derive_server_requirements
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
 from hostcompat.errors import HostCompatError
@@ -94,6 +95,38 @@ def _ui_meta_holder(item: Mapping[str, Any], listing: Mapping[str, Any] | None) 
     return listing_meta if isinstance(listing_meta, Mapping) else None
 
 
+def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRun]) -> WidgetUsage | None:
+    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded).
+
+    A usage that could not be built (None) stays None: a run does not cover what the scan could not read.
+    """
+    if usage is None or not observed:
+        return usage
+    from hostcompat.engine.evaluate_capabilities import NEED_FACTS
+
+    uses = [
+        (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools
+    ]
+    known = {(tool, need) for tool, need, _ in uses}
+    added = [
+        (tool, need, False)
+        for run in observed
+        for need in run.reached
+        if need in NEED_FACTS
+        for tool in run.tools
+        if (tool, need) not in known
+    ]
+    if not added:
+        return usage
+    permissions = None
+    if usage.sandbox_permission_names is not None:
+        permissions = {}
+        for name, tools in usage.sandbox_permission_tools.items():
+            for tool in tools:
+                permissions.setdefault(tool, []).append(name)
+    return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
+
+
 PROBE_HANDSHAKE_VERSION = "2025-11-25"
 """The protocol version the probe (the `mcp` SDK's client) asks for in an `initialize` handshake."""
 
@@ -131,17 +164,21 @@ def check_snapshot(
     target: Mapping[str, Any] | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
+    observed: Sequence[ObservedRun] = (),
+    notes: Sequence[Mapping[str, str]] = (),
 ) -> dict[str, Any]:
     """One server's part of the report document, from its snapshot.
 
     `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
-    `as_of` is the date of the check, against which the age of old host facts is told.
+    `as_of` is the date of the check, against which the age of old host facts is told. `observed` are runs of the
+    widgets in a browser (`hostcompat.observe`): cited per host, and a need a run reached counts like a scanned one.
     """
     widgets = analyse_widgets(snapshot)
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
         catalog,
-        widget_usage=widgets.usage,
+        widget_usage=with_observed_needs(widgets.usage, observed),
+        observed=observed,
         connection_facts=connection_facts(snapshot),
         tools_truncated=snapshot.is_unknown("tools"),
         host_ids=list(host_ids) if host_ids else None,
@@ -166,9 +203,9 @@ def check_snapshot(
         server=server if snapshot.initialize is not None else None,
         hosts=[report.to_dict() for report in evaluation.reports],
         hygiene=[finding.to_dict() for finding in hygiene],
-        events=[*events, *widgets.notes],
+        events=[*events, *widgets.notes, *(dict(note) for note in notes)],
         requirements=evaluation.requirements.to_dict(),
     )
 
 
-__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts"]
+__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts", "with_observed_needs"]

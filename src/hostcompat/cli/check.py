@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
@@ -47,6 +48,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judge this version of a host instead of its current one (facts hold for the versions their sources show)",
     )
     parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
+    parser.add_argument(
+        "--observe",
+        action="store_true",
+        help="also run each widget in headless Chromium under each judged host's emulated bridge (observed evidence)",
+    )
+    add_observe_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -72,6 +79,7 @@ def _run(args: argparse.Namespace) -> int:
             snapshot = read_snapshot(item.snapshot).redacted(Redactor())
         else:
             snapshot = snapshots[id(item)]
+        observation, notes = _observe(snapshot, catalog, host_ids, args) if args.observe else (None, [])
         entry = check_snapshot(
             snapshot,
             catalog,
@@ -79,11 +87,19 @@ def _run(args: argparse.Namespace) -> int:
             target=_target_info(item),
             host_versions=host_versions,
             as_of=as_of,
+            observed=() if observation is None else observation.runs,
+            notes=notes,
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
     _write(document, args)
     return exit_code(document, args.fail_on)
+
+
+def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace) -> Any:
+    from hostcompat.cli._observing import observe
+
+    return observe(snapshot, catalog, host_ids, args)
 
 
 def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:

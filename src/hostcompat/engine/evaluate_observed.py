@@ -94,6 +94,8 @@ def _summary(run: ObservedRun, host: str) -> str:
         text += f" Needs reached: {', '.join(run.reached)}."
     if run.refused:
         text += f" Refused by this host: {', '.join(run.refused)}."
+    for note in run.notes[:3]:
+        text += f" {note}"
     return text
 
 

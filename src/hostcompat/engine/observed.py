@@ -50,7 +50,8 @@ class ObservedRun:
     `seconds` how long the widget ran; `status` one of `RUN_STATUSES`; `methods` the bridge methods the view sent,
     in first-seen order; `reached` the needs (`WIDGET_NEEDS` names and the other capability needs) those methods
     use; `refused` the needs the emulated host refused; `issues` the behavioural rules that fired; `explored` says
-    the runner also pressed the widget's buttons.
+    the runner also pressed the widget's buttons; `notes` say what the view did after a refusal and what the
+    emulation could not know (catalog facts it lacked).
     """
 
     host_id: str
@@ -63,6 +64,7 @@ class ObservedRun:
     refused: tuple[str, ...] = ()
     issues: tuple[ObservedIssue, ...] = ()
     explored: bool = False
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("host_id", "uri"):
@@ -77,11 +79,11 @@ class ObservedRun:
             or not math.isfinite(self.seconds)
         ):
             raise InvalidInput("ObservedRun.seconds must be a finite number", value=self.seconds)
-        for name in ("tools", "methods", "reached", "refused"):
+        for name in ("tools", "methods", "reached", "refused", "notes"):
             value = tuple(getattr(self, name))
             if len(value) > _MAX_ITEMS or not all(isinstance(item, str) and item for item in value):
                 raise InvalidInput(f"ObservedRun.{name} must be at most {_MAX_ITEMS} non-empty strings", value=value)
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, tuple(item[:_MAX_TEXT] for item in value))
         issues = tuple(self.issues)
         if not all(isinstance(issue, ObservedIssue) for issue in issues):
             raise InvalidInput("ObservedRun.issues must hold ObservedIssue values", value=issues)
@@ -100,6 +102,7 @@ class ObservedRun:
             "refused": list(self.refused),
             "issues": [issue.to_dict() for issue in self.issues],
             "explored": self.explored,
+            "notes": list(self.notes),
         }
 
     @classmethod
@@ -115,7 +118,7 @@ class ObservedRun:
         if not isinstance(issues, list) or not all(isinstance(item, Mapping) for item in issues):
             raise InvalidInput("observed run issues must be a list of objects", value=issues)
         lists = {}
-        for key in ("tools", "methods", "reached", "refused"):
+        for key in ("tools", "methods", "reached", "refused", "notes"):
             value = raw.get(key, [])
             if not isinstance(value, list):
                 raise InvalidInput(f"observed run {key} must be a list", value=value)

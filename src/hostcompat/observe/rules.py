@@ -55,6 +55,7 @@ def judge_run(
         issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools)))
         issues.extend(_refusal_issues(record, refusals))
         issues.extend(_ending_issues(record, declared_origins))
+    notes = [*_after_refusal(record, refusals), *_unknowns(host, reached)]
     return ObservedRun(
         host_id=host.host_id,
         uri=uri,
@@ -66,7 +67,35 @@ def judge_run(
         refused=refused,
         issues=tuple(issues),
         explored=record.explored > 0,
+        notes=tuple(notes),
     )
+
+
+def _after_refusal(record: RunRecord, refusals: list[tuple[str, int]]) -> list[str]:
+    """What the view did after the first refusal: an uncaught error (also OBS-REFUSE-001), an error it logged, or
+    nothing visible."""
+    if not refusals:
+        return []
+    method, at = refusals[0]
+    errors = [text for when, text in record.page_errors if at <= when <= at + REFUSAL_WINDOW_MS]
+    if errors:
+        return [f"After {method} was refused the view threw: {errors[0].splitlines()[0][:200]}."]
+    logged = [text for kind, text in record.console if kind == "error"]
+    if logged:
+        return [f"After {method} was refused the view logged: {logged[0].splitlines()[0][:200]} and went on."]
+    return [f"After {method} was refused the view went on without an error."]
+
+
+def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
+    unknown = [need for need in reached if need in host.unknown]
+    notes = []
+    if unknown:
+        notes.append(
+            f"The catalog does not say whether {host.label} offers {', '.join(unknown)}: the emulation refused it."
+        )
+    if "displayModes" in host.assumed:
+        notes.append(f"The catalog does not list {host.label}'s display modes: inline only was offered.")
+    return notes
 
 
 def timings(record: RunRecord) -> dict[str, int | None]:
