@@ -118,7 +118,7 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
     ]
     if not added:
         return usage
-    permissions = None
+    permissions: dict[str, list[str]] | None = None
     if usage.sandbox_permission_names is not None:
         permissions = {}
         for name, tools in usage.sandbox_permission_tools.items():
