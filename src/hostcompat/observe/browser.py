@@ -39,6 +39,8 @@ LAUNCH_ARGS: Final = (
     "--password-store=basic",
     "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,InterestFeedContentSuggestions",
     f"--js-flags=--max-old-space-size={HEAP_MB}",
+    "--proxy-server=http://127.0.0.1:9",  # a dead proxy: a context without its own refusing proxy gets no network
+    "--proxy-bypass-list=<-loopback>",
 )
 
 

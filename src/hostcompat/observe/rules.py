@@ -51,11 +51,18 @@ def judge_run(
     refusals = _refusals(record)
     refused = tuple(dict.fromkeys(METHOD_NEEDS[method] for method, _ in refusals if method in METHOD_NEEDS))
     issues: list[ObservedIssue] = []
+    offline = [url for url in record.network if declared_origins and origin_declared(url, declared_origins)]
+    notes: list[str] = []
+    if offline:
+        notes.append(
+            f"It reached for origins it declares ({', '.join(dict.fromkeys(_origin(url) for url in offline[:3]))}); "
+            "observed runs are offline, so what depends on them was not seen."
+        )
     if record.failure is None:
-        issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools)))
+        issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools), offline=bool(offline)))
         issues.extend(_refusal_issues(record, refusals))
         issues.extend(_ending_issues(record, declared_origins))
-    notes = [*_after_refusal(record, refusals), *_unknowns(host, reached)]
+    notes.extend([*_after_refusal(record, refusals), *_unknowns(host, reached)])
     return ObservedRun(
         host_id=host.host_id,
         uri=uri,
@@ -133,13 +140,13 @@ def _key(value: object) -> str:
 
 
 def _bridge_issues(
-    record: RunRecord, sent: list[BridgeMessage], host: EmulatedHost, model_only: frozenset[str]
+    record: RunRecord, sent: list[BridgeMessage], host: EmulatedHost, model_only: frozenset[str], *, offline: bool
 ) -> list[ObservedIssue]:
     issues: list[ObservedIssue] = []
     initialize = next((message for message in sent if message.method == "ui/initialize"), None)
     stopped = record.crashed or record.timed_out
     if initialize is None:
-        if not stopped:
+        if not stopped and not offline:  # a view waiting on its declared origins is undecided offline
             issues.append(ObservedIssue("OBS-INIT-001", f"no ui/initialize in {record.seconds:.1f} s"))
     else:
         params = initialize.params()
@@ -150,7 +157,7 @@ def _bridge_issues(
             )
         elif not any(message.method == "ui/notifications/size-changed" for message in sent):
             issues.append(ObservedIssue("OBS-SIZE-001", f"no ui/notifications/size-changed in {record.seconds:.1f} s"))
-        if isinstance(app_capabilities, dict) and app_capabilities.get("tools"):
+        if isinstance(app_capabilities, dict) and app_capabilities.get("tools") not in (None, False):
             answered = any(
                 (message.summary or {}).get("id") == APP_TOOLS_REQUEST_ID and "method" not in (message.summary or {})
                 for message in sent

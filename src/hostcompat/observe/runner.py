@@ -1,7 +1,8 @@
 """Run widgets in headless Chromium under emulated hosts and record what they do, each within its time limit.
 
 Each run gets a fresh browser context: the test host page (`host.html`) served from an origin of its own, the
-widget in its sandboxed srcdoc frame, every other request and WebSocket refused (and recorded), dialogs dismissed,
+widget in its sandboxed srcdoc frame, every other request and WebSocket refused (and recorded, by the context's
+refusing proxy and by request interception), dialogs dismissed,
 downloads and service workers off. The runner waits until the view has been quiet for a while (or its time is up),
 optionally presses its buttons, then screenshots the frame and compares it with a blank frame. A run that hangs,
 crashes or floods is stopped and recorded as such; one browser serves many runs and is restarted if it breaks.
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hostcompat.observe.browser import BrowserUnavailable, launch
 from hostcompat.observe.host_profile import EmulatedHost
+from hostcompat.observe.netguard import BYPASS_NONE, RefusingProxy
 from hostcompat.observe.record import MAX_TEXT, RunRecord
 from hostcompat.observe.widget import SANDBOX, WidgetJob
 
@@ -152,6 +154,7 @@ class Observer:
         """Run `job` under `host`, its server requests answered by `server`; never raises for the widget's sake."""
         limits = limits or RunLimits()
         run = _Run(RunRecord(), time.monotonic())
+        proxy = RefusingProxy(ignore_hosts=(HOST_ORIGIN.partition("://")[2],))
         browser = await self._browser_for_run() if self._reuse else None
         own: Browser | None = None
         try:
@@ -159,6 +162,7 @@ class Observer:
                 assert self._playwright is not None
                 browser = own = await launch(self._playwright)
             context = await browser.new_context(
+                proxy={"server": await proxy.start(), "bypass": BYPASS_NONE},
                 viewport={"width": limits.width, "height": limits.height},
                 service_workers="block",
                 accept_downloads=False,
@@ -185,6 +189,9 @@ class Observer:
             if browser is not None:
                 await self._restart(browser)
         finally:
+            await proxy.close()
+            for url in proxy.targets:
+                run.record.add_event(run.record.network, url)
             if own is not None:
                 await _bounded(own.close(), 10.0)
             run.record.seconds = time.monotonic() - run.started
