@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from hostcompat.checking import with_observed_needs
 from hostcompat.engine.catalog import load_catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
 from hostcompat.engine.observed import ObservedIssue, ObservedRun
 from hostcompat.engine.server_facts import WidgetUsage
+from hostcompat.errors import InvalidInput
 from hostcompat.observe.host_profile import emulate_host
 from hostcompat.observe.record import RunRecord
 from hostcompat.observe.rules import judge_run, origin_declared

@@ -55,7 +55,7 @@ class RefusingProxy:
             return
         method, target = parts[0], parts[1]
         url = f"https://{target}" if method == "CONNECT" else target
-        if any(url.startswith(f"https://{host}") or url.startswith(f"http://{host}") for host in self._ignore):
+        if any(url.startswith((f"https://{host}", f"http://{host}")) for host in self._ignore):
             return
         if len(self.targets) < MAX_TARGETS:
             self.targets.append(url[:500])
