@@ -78,6 +78,7 @@ class RunRecord:
     console: list[tuple[str, str]] = field(default_factory=list)
     page_errors: list[tuple[int, str]] = field(default_factory=list)
     network: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
     spoofed_bindings: int = 0
@@ -124,6 +125,7 @@ class RunRecord:
             "console": [{"type": kind, "text": text} for kind, text in self.console],
             "pageErrors": [{"atMs": at, "message": text} for at, text in self.page_errors],
             "network": list(self.network),
+            "cspViolations": list(self.csp_violations),
             "dialogs": list(self.dialogs),
             "navigations": list(self.navigations),
             "spoofedBindings": self.spoofed_bindings,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,11 @@ if TYPE_CHECKING:
         Route,
         WebSocketRoute,
     )
+
+_CSP_REFUSAL: Final = re.compile(
+    r"'([a-z][a-z0-9+.-]*://[^'\s]+)' (?:because it )?violates the following Content Security Policy", re.IGNORECASE
+)
+"""Chromium's console line for a request the CSP stopped ("Connecting to 'URL' violates…", "Refused to load …")."""
 
 HOST_ORIGIN: Final = "https://test-host.hostcompat.invalid"
 """The test host page's origin (never resolved: the runner serves the page itself and refuses all else)."""
@@ -296,6 +302,10 @@ def _watch(page: Page, run: _Run) -> None:
     def on_console(message: ConsoleMessage) -> None:
         if message.type in ("error", "warning"):
             record.add_event(record.console, (message.type, message.text[:MAX_TEXT]))
+            blocked = _CSP_REFUSAL.search(message.text[:4_000])
+            if blocked is not None:  # the CSP stopped it before the network: still where the widget reached
+                record.add_event(record.csp_violations, blocked.group(1)[:MAX_TEXT])
+                record.add_event(record.network, blocked.group(1)[:MAX_TEXT])
 
     def on_error(error: Error) -> None:
         record.add_event(record.page_errors, (run.elapsed_ms(), str(error)[:MAX_TEXT]))
