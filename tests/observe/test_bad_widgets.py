@@ -11,6 +11,7 @@ from hostcompat.engine.catalog import load_catalog
 from hostcompat.engine.observed import ObservedRun
 from hostcompat.observe.runner import RunLimits
 from hostcompat.observe.session import Observation, observe_snapshot
+from hostcompat.probe.snapshot import Snapshot
 from tests.observe.support import make_snapshot, require_browser, widget_tool
 
 CATALOG = load_catalog()
@@ -46,9 +47,8 @@ BAD = {
     " request('ui/request-display-mode', {mode: 'pip'}));</script>",
     "model-only": BRIDGE
     + "<p>call</p><script>connect({}).then(() => request('tools/call', {name: 'secret'}));</script>",
-    "throws": BRIDGE
-    + "<p>throws</p><script>connect({}).then(async () => { const r = await request('tools/call', {name: 'show-throws'});"
-    " r.x.y; });</script>",
+    "throws": BRIDGE + "<p>throws</p><script>connect({}).then(async () => {"
+    " const r = await request('tools/call', {name: 'show-throws'}); r.x.y; });</script>",
     "good": BRIDGE + "<p>good</p><script>connect({});</script>",
 }
 
@@ -63,12 +63,12 @@ HOSTILE = {
     "memory": "<script>const keep = []; while (true) keep.push(new Array(1e6).fill(Math.random()));</script>",
     "flood": "<script>setInterval(() => { for (let i = 0; i < 500; i++) parent.postMessage({jsonrpc: '2.0',"
     " method: 'ui/notifications/size-changed', params: {height: i}}, '*'); }, 1);</script>",
-    "top": "<p>t</p><script>try { top.document.body.innerHTML = 'owned'; } catch (e) { console.error('top: ' + e.name); }"
-    "</script>",
+    "top": "<p>t</p><script>try { top.document.body.innerHTML = 'owned'; }"
+    " catch (e) { console.error('top: ' + e.name); }</script>",
 }
 
 
-def _snapshot(pages: dict[str, str], **extra_tools: dict[str, object]) -> object:
+def _snapshot(pages: dict[str, str]) -> Snapshot:
     tools = [widget_tool(f"show-{key}", f"ui://t/{key}.html") for key in pages]
     tools.append({"name": "secret", "inputSchema": {"type": "object"}, "_meta": {"ui": {"visibility": ["model"]}}})
     return make_snapshot(tools, {f"ui://t/{key}.html": html for key, html in pages.items()})
@@ -83,7 +83,7 @@ def bad() -> dict[str, ObservedRun]:
     require_browser()
     limits = RunLimits(settle=1.0, run=8.0, explore=2.0, hard=20.0)
     snapshot = _snapshot(BAD)
-    return _by_key(observe_snapshot(snapshot, [CATALOG.get("claude")], limits=limits), "claude")  # type: ignore[arg-type]
+    return _by_key(observe_snapshot(snapshot, [CATALOG.get("claude")], limits=limits), "claude")
 
 
 def _rules(run: ObservedRun) -> set[str]:
@@ -103,7 +103,7 @@ def test_an_error_after_a_result_is_not_a_refusal_but_after_a_refusal_it_is() ->
     snapshot = _snapshot({"throws": BAD["throws"]})
     observation = observe_snapshot(
         snapshot, [CATALOG.get("claude"), CATALOG.get("goose")], limits=limits, explore=False
-    )  # type: ignore[arg-type]
+    )
     assert "OBS-REFUSE-001" not in _rules(_by_key(observation, "claude")["throws"])
     goose = _by_key(observation, "goose")["throws"]
     assert "OBS-REFUSE-001" in _rules(goose) and goose.refused == ("serverTools",)
@@ -113,7 +113,7 @@ def test_hostile_widgets_end_within_their_limits() -> None:
     require_browser()
     limits = RunLimits(settle=1.0, run=6.0, explore=1.0, hard=15.0, max_messages=500)
     started = time.monotonic()
-    observation = observe_snapshot(_snapshot(HOSTILE), [CATALOG.get("claude")], limits=limits, concurrency=2)  # type: ignore[arg-type]
+    observation = observe_snapshot(_snapshot(HOSTILE), [CATALOG.get("claude")], limits=limits, concurrency=2)
     elapsed = time.monotonic() - started
     runs = _by_key(observation, "claude")
     assert set(runs) == set(HOSTILE)
