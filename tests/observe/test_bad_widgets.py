@@ -120,12 +120,9 @@ def test_hostile_widgets_end_within_their_limits() -> None:
     for key, run in runs.items():
         assert run.seconds <= limits.hard + 10.0, (key, run.seconds)  # teardown of a hung renderer is bounded too
     assert elapsed < len(HOSTILE) * (limits.hard + 10.0) / 2 + 30.0
-    assert (
-        runs["loop"].status in ("timeout", "crashed")
-        or "OBS-HOSTILE-001" in _rules(runs["loop"])
-        or (runs["loop"].methods[:1] == ("ui/initialize",))
-    )
-    assert runs["memory"].status in ("crashed", "timeout")
+    assert runs["loop"].status == "timeout" and "OBS-HOSTILE-001" in _rules(runs["loop"])
+    assert runs["memory"].status == "crashed" and "OBS-HOSTILE-001" in _rules(runs["memory"])
+    assert runs["dom"].status in ("blank", "timeout", "crashed")
     assert runs["flood"].status == "flooded" and "OBS-HOSTILE-001" in _rules(runs["flood"])
     assert "OBS-NET-001" in _rules(runs["network"])
     net = next(issue.detail for issue in runs["network"].issues if issue.rule_id == "OBS-NET-001")
@@ -134,3 +131,23 @@ def test_hostile_widgets_end_within_their_limits() -> None:
     records = {uri.rsplit("/", 1)[1].removesuffix(".html"): record for uri, _, record in observation.records}
     assert records["alerts"].dialogs == []  # no allow-modals: the sandbox swallows them, nothing reaches the host
     assert records["top"].failure is None and any("top: SecurityError" in text for _, text in records["top"].console)
+
+
+def test_a_replayed_quirk_strips_structured_content_from_the_result_the_view_gets() -> None:
+    require_browser()
+    import dataclasses
+
+    from hostcompat.engine.catalog_model import QuirkRef
+
+    quirk = QuirkRef("claude-desktop-tool-result-strips-structured", "t", "observed", "ext-apps #696", "2026-07-30")
+    claude = dataclasses.replace(CATALOG.get("claude"), quirks=(quirk,))
+    tool = widget_tool("show-good", "ui://t/good.html", outputSchema={"type": "object", "properties": {"n": {}}})
+    snapshot = make_snapshot([tool], {"ui://t/good.html": BAD["good"]})
+    limits = RunLimits(settle=1.0, run=8.0, hard=20.0)
+    observation = observe_snapshot(snapshot, [claude, CATALOG.get("mistral")], limits=limits, explore=False)
+    results = {
+        host: [m for m in record.messages if m.method == "ui/notifications/tool-result"]
+        for _, host, record in observation.records
+    }
+    assert "structuredContent" not in str(results["claude"][0].params())
+    assert "structuredContent" in str(results["mistral"][0].params())

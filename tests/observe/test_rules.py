@@ -3,6 +3,7 @@ a record, and the engine citing runs. No browser."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from hostcompat.checking import with_observed_needs
 from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog_model import QuirkRef
 from hostcompat.engine.evaluate import evaluate_all_hosts
 from hostcompat.engine.observed import ObservedIssue, ObservedRun
 from hostcompat.engine.server_facts import WidgetUsage
@@ -191,3 +193,29 @@ def test_a_need_only_the_run_reached_counts_like_a_scanned_one() -> None:
         merged is not None and merged.tools_for("message") == ("show",) and merged.tools_for("openLinks") == ("show",)
     )
     assert with_observed_needs(None, (run,)) is None
+
+
+def test_catalog_quirks_are_replayed_when_no_fixed_version_is_known() -> None:
+    claude = CATALOG.get("claude")
+
+    def quirk(quirk_id: str, **extra: Any) -> QuirkRef:
+        return QuirkRef(quirk_id, "text", "observed", "a source", "2026-07-30", **extra)
+
+    strips = dataclasses.replace(
+        claude,
+        quirks=(
+            quirk("claude-desktop-tool-result-strips-structured", since="1.18286.2"),
+            quirk("claude-update-model-context-dropped"),
+            quirk("chatgpt-first-widget-no-tool-result", fixed_in="9.0"),
+        ),
+    )
+    host = emulate_host(strips)
+    assert host.replayed == ("claude-desktop-tool-result-strips-structured", "claude-update-model-context-dropped")
+    assert host.knobs == {"stripStructuredContent": True, "dropUpdateModelContext": True}
+    assert (
+        host.policy["ui/update-model-context"] == "drop"
+        and emulate_host(claude).policy["ui/update-model-context"] == "answer"
+    )
+    assert host.signature != emulate_host(claude).signature
+    run = judge_run(_record(*GOOD), host, uri="ui://w", tools=("t",))
+    assert any("Replayed Claude's catalog quirks" in note for note in run.notes)

@@ -54,6 +54,18 @@ _CAPABILITY_KEYS: Final = {
 }
 """Catalog feature → the `hostCapabilities` key (and value) a host offering it sends."""
 
+QUIRK_REPLAYS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "claude-desktop-tool-result-strips-structured": "stripStructuredContent",
+        "chatgpt-first-widget-no-tool-result": "noToolResult",
+        "vscode-ui-message-prefills-input": "messagePrefillOnly",
+        "claude-update-model-context-dropped": "dropUpdateModelContext",
+    }
+)
+"""Catalog quirk id → what the test host page does to replay it: strip structuredContent and _meta from the
+tool-result notification; send no tool result; answer ui/message without sending it; accept
+ui/update-model-context and drop it. A quirk is replayed when the host has it and no fixed version is known."""
+
 METHOD_NOT_FOUND: Final = -32601
 REFUSED: Final = -32000
 
@@ -76,6 +88,13 @@ class EmulatedHost:
     policy: Mapping[str, str] = field(hash=False)
     unknown: tuple[str, ...] = ()
     assumed: tuple[str, ...] = ()
+    replayed: tuple[str, ...] = ()
+    """The catalog quirks (ids of `QUIRK_REPLAYS`) this emulation replays."""
+
+    @property
+    def knobs(self) -> dict[str, bool]:
+        """The host page's quirk switches for the replayed quirks."""
+        return {QUIRK_REPLAYS[quirk]: True for quirk in self.replayed}
 
     @property
     def signature(self) -> tuple[Any, ...]:
@@ -85,6 +104,7 @@ class EmulatedHost:
             self.display_modes,
             self.platform,
             tuple(sorted(self.policy.items())),
+            self.replayed,
         )
 
     def page_config(self) -> dict[str, Any]:
@@ -127,6 +147,9 @@ def emulate_host(profile: HostProfile) -> EmulatedHost:
     platforms = profile.facts.get(PLATFORMS)
     platform_values = platforms.value if platforms is not None and isinstance(platforms.value, tuple) else ()
     platform = next((p for p in ("web", "desktop", "mobile") if p in platform_values), "web")
+    replayed = tuple(quirk.id for quirk in profile.quirks if quirk.id in QUIRK_REPLAYS and quirk.fixed_in is None)
+    if "claude-update-model-context-dropped" in replayed and policy["ui/update-model-context"] == "answer":
+        policy["ui/update-model-context"] = "drop"
     return EmulatedHost(
         host_id=profile.id,
         label=profile.display_name,
@@ -136,6 +159,7 @@ def emulate_host(profile: HostProfile) -> EmulatedHost:
         policy=MappingProxyType(policy),
         unknown=tuple(unknown),
         assumed=tuple(assumed),
+        replayed=replayed,
     )
 
 
@@ -150,4 +174,4 @@ def renders_mcp_apps(profile: HostProfile) -> bool:
     return fact is not None and fact.value in ("supported", "partial")
 
 
-__all__ = ["METHOD_NEEDS", "PROXIED", "EmulatedHost", "emulate_host", "renders_mcp_apps"]
+__all__ = ["METHOD_NEEDS", "PROXIED", "QUIRK_REPLAYS", "EmulatedHost", "emulate_host", "renders_mcp_apps"]

@@ -100,6 +100,8 @@ def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
         notes.append(
             f"The catalog does not say whether {host.label} offers {', '.join(unknown)}: the emulation refused it."
         )
+    if host.replayed:
+        notes.append(f"Replayed {host.label}'s catalog quirks: {', '.join(host.replayed)}.")
     if "displayModes" in host.assumed:
         notes.append(f"The catalog does not list {host.label}'s display modes: inline only was offered.")
     return notes
@@ -210,7 +212,9 @@ def _ending_issues(record: RunRecord, declared_origins: Sequence[str]) -> list[O
     if record.crashed:
         issues.append(ObservedIssue("OBS-HOSTILE-001", "the widget's renderer crashed (out of memory or killed)"))
     elif record.timed_out:
-        issues.append(ObservedIssue("OBS-HOSTILE-001", f"stopped at the time limit ({record.seconds:.1f} s)"))
+        issues.append(
+            ObservedIssue("OBS-HOSTILE-001", f"stopped after {record.seconds:.1f} s: its script never yielded")
+        )
     elif record.flooded:
         issues.append(ObservedIssue("OBS-HOSTILE-001", "sent more messages than the host accepts; the rest ignored"))
     if record.painted is False and not (record.crashed or record.timed_out):

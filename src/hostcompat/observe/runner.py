@@ -103,7 +103,7 @@ def page_config(job: WidgetJob, host: EmulatedHost, limits: RunLimits, quirks: M
         "toolInput": dict(job.tool_input),
         "toolResult": dict(job.tool_result) if job.tool_result is not None else None,
         "toolInfo": tool_info,
-        "quirks": {key: bool(value) for key, value in quirks.items()},
+        "quirks": {**host.knobs, **{key: bool(value) for key, value in quirks.items()}},
         "maxMessages": limits.max_messages,
         "maxRecordChars": limits.max_param_chars * 3 + 1_000,
         "maxParamsChars": limits.max_param_chars,
@@ -259,7 +259,8 @@ class Observer:
         if explore and not (record.crashed or record.flooded):
             record.explored = await _bounded(_press_buttons(page, run, limits), limits.explore, default=0)
             await self._wait_quiet(run, limits.settle, limits.settle / 2)
-        if not record.crashed:
+        await _check_responsive(page, record)
+        if not (record.crashed or record.timed_out):
             try:
                 record.painted = await asyncio.wait_for(self._painted(context, page, limits), 8.0)
             except Exception as error:
@@ -364,6 +365,20 @@ async def _press_buttons(page: Page, run: _Run, limits: RunLimits) -> int:
             continue
         await asyncio.sleep(0.3)
     return pressed
+
+
+async def _check_responsive(page: Page, record: RunRecord) -> None:
+    """A widget whose script never yields (a busy loop, an endless DOM build) is stopped and recorded as such."""
+    frame = _widget_frame(page)
+    if frame is None or record.crashed:
+        return
+    try:
+        await asyncio.wait_for(frame.evaluate("0"), 3.0)
+    except asyncio.TimeoutError:
+        record.timed_out = True
+        record.notes.append("the widget stopped responding: its script never yields")
+    except Exception as error:  # a frame that went away (navigated, crashed) answers nothing either
+        record.notes.append(f"responsiveness not checked: {type(error).__name__}")
 
 
 def _widget_frame(page: Page) -> Frame | None:
