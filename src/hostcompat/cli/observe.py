@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._targets import add_target_arguments, plan_targets
 from hostcompat.cli.snapshot import add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from hostcompat.observe.session import Observation
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +31,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.cli._observing import observe
-    from hostcompat.cli.check import _probe
+    from hostcompat.cli.check import _probe, _redactor
     from hostcompat.engine.catalog import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
+    from hostcompat.redaction import Redactor
     from hostcompat.report.json_text import json_text
 
     planned = plan_targets(args)
@@ -38,30 +43,31 @@ def _run(args: argparse.Namespace) -> int:
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host] or ["claude"]
     item = planned[0]
-    if item.snapshot is not None:
-        snapshot = read_snapshot(item.snapshot)
+    if item.snapshot is not None:  # written by any version: redacted again, like check does
+        snapshot = read_snapshot(item.snapshot).redacted(Redactor())
     else:
         snapshot = _probe([item], probe_options(args, as_host_profile(args, catalog)), None)[0]
     observation, notes = observe(snapshot, catalog, host_ids, args)
+    redactor = _redactor(item)  # what a widget echoes back (a token in a tool result) is the server's secret too
     if args.format == "json":
         document = {"notes": notes, **({} if observation is None else observation.to_dict())}
-        sys.stdout.write(json_text(document))
+        sys.stdout.write(json_text(redactor.json(document, urls=False)))
     else:
-        for note in notes:
-            sys.stdout.write(f"note: {_clean(note['message'])}\n")
-        for run in () if observation is None else observation.runs:
-            sys.stdout.write(
-                f"{run.host_id:<12} {_clean(run.uri)}  {run.status}  {run.seconds:.1f} s"
-                f"{'  buttons pressed' if run.explored else ''}\n"
-                f"  sent: {_clean(', '.join(run.methods)) or 'nothing'}\n"
-            )
-            if run.refused:
-                sys.stdout.write(f"  refused by the host: {', '.join(run.refused)}\n")
-            for note_text in run.notes:
-                sys.stdout.write(f"  {_clean(note_text)}\n")
-            for issue in run.issues:
-                sys.stdout.write(f"  {issue.rule_id}: {_clean(issue.detail)}\n")
+        sys.stdout.write(redactor.text(_text(notes, observation)))
     return 1 if observation is None else 0
+
+
+def _text(notes: list[dict[str, str]], observation: Observation | None) -> str:
+    lines = [f"note: {_clean(note['message'])}" for note in notes]
+    for run in () if observation is None else observation.runs:
+        explored = "  buttons pressed" if run.explored else ""
+        lines.append(f"{run.host_id:<12} {_clean(run.uri)}  {run.status}  {run.seconds:.1f} s{explored}")
+        lines.append(f"  sent: {_clean(', '.join(run.methods)) or 'nothing'}")
+        if run.refused:
+            lines.append(f"  refused by the host: {', '.join(run.refused)}")
+        lines.extend(f"  {_clean(note)}" for note in run.notes)
+        lines.extend(f"  {issue.rule_id}: {_clean(issue.detail)}" for issue in run.issues)
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _clean(text: str) -> str:
