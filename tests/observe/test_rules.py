@@ -105,7 +105,15 @@ def test_a_well_behaved_record_fires_no_rule() -> None:
 def test_each_rule_fires_on_its_bad_behaviour() -> None:
     claude = emulate_host(CATALOG.get("claude"))
     bad = _record(
-        ("in", {"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {"appCapabilities": {"tools": {}}}}),
+        (
+            "in",
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "ui/initialize",
+                "params": {"appCapabilities": {"tools": {}, "availableDisplayModes": ["inline"]}},
+            },
+        ),
         ("in", {"jsonrpc": "1.0", "method": "x"}),
         ("in", {"jsonrpc": "2.0", "id": 2, "method": "ui/request-display-mode", "params": {"mode": "pip"}}),
         ("in", {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "secret"}}),
@@ -114,7 +122,7 @@ def test_each_rule_fires_on_its_bad_behaviour() -> None:
     )
     bad.page_errors.append((45, "TypeError: boom"))
     bad.network.append("https://evil.example/x")
-    run = judge_run(bad, claude, uri="ui://w", tools=("t",), model_only_tools=("secret",))
+    run = judge_run(bad, emulate_host(CATALOG.get("goose")), uri="ui://w", tools=("t",), model_only_tools=("secret",))
     fired = {issue.rule_id for issue in run.issues}
     assert fired == {
         "OBS-INIT-002",
@@ -127,6 +135,9 @@ def test_each_rule_fires_on_its_bad_behaviour() -> None:
         "OBS-NET-001",
     }
     assert run.refused == ("serverTools",) and run.status == "blank"
+    served = judge_run(bad, claude, uri="ui://w", tools=("t",), model_only_tools=("secret",))
+    assert served.refused == () and "OBS-REFUSE-001" not in {i.rule_id for i in served.issues}  # the server erred
+    assert any(note.startswith("The server side answered tools/call with an error") for note in served.notes)
     silent = judge_run(RunRecord(seconds=2.0, painted=True), claude, uri="ui://w", tools=("t",))
     assert [issue.rule_id for issue in silent.issues] == ["OBS-INIT-001"]
     hung = judge_run(RunRecord(seconds=20.0, timed_out=True), claude, uri="ui://w", tools=("t",))

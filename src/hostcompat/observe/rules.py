@@ -47,8 +47,13 @@ def judge_run(
     """The engine's view of one run of the widget `uri` (shown by `tools`) under `host`."""
     sent = record.sent()
     methods = tuple(dict.fromkeys(message.method for message in sent if message.method is not None))
-    reached = tuple(dict.fromkeys(METHOD_NEEDS[method] for method in methods if method in METHOD_NEEDS))
-    refusals = _refusals(record)
+    needs = [METHOD_NEEDS[method] for method in methods if method in METHOD_NEEDS]
+    if _answered_app_tools(sent):
+        needs.append("appTools")
+    reached = tuple(dict.fromkeys(needs))
+    errors = _refusals(record)
+    refusals = [(method, at) for method, at in errors if _host_refuses(host, method)]
+    server_errors = [method for method, _ in errors if not _host_refuses(host, method)]
     refused = tuple(dict.fromkeys(METHOD_NEEDS[method] for method, _ in refusals if method in METHOD_NEEDS))
     issues: list[ObservedIssue] = []
     offline = [url for url in record.network if declared_origins and origin_declared(url, declared_origins)]
@@ -63,6 +68,11 @@ def judge_run(
         issues.extend(_refusal_issues(record, refusals))
         issues.extend(_ending_issues(record, declared_origins))
     notes.extend([*_after_refusal(record, refusals), *_unknowns(host, reached)])
+    if server_errors:
+        notes.append(
+            f"The server side answered {', '.join(dict.fromkeys(server_errors))} with an error (from the snapshot: "
+            "what it asked for was not captured)."
+        )
     return ObservedRun(
         host_id=host.host_id,
         uri=uri,
@@ -137,6 +147,20 @@ def _refusals(record: RunRecord) -> list[tuple[str, int]]:
     return out
 
 
+def _host_refuses(host: EmulatedHost, method: str) -> bool:
+    """Whether the emulated host itself refuses `method` (not the server behind it)."""
+    if method in ("ui/initialize", "ping"):
+        return False
+    return host.policy.get(method, "refuse") in ("refuse", "unknown")
+
+
+def _answered_app_tools(sent: list[BridgeMessage]) -> bool:
+    return any(
+        (message.summary or {}).get("id") == APP_TOOLS_REQUEST_ID and "method" not in (message.summary or {})
+        for message in sent
+    )
+
+
 def _key(value: object) -> str:
     return repr(value)
 
@@ -159,15 +183,9 @@ def _bridge_issues(
             )
         elif not any(message.method == "ui/notifications/size-changed" for message in sent):
             issues.append(ObservedIssue("OBS-SIZE-001", f"no ui/notifications/size-changed in {record.seconds:.1f} s"))
-        if isinstance(app_capabilities, dict) and app_capabilities.get("tools") not in (None, False):
-            answered = any(
-                (message.summary or {}).get("id") == APP_TOOLS_REQUEST_ID and "method" not in (message.summary or {})
-                for message in sent
-            )
-            if not answered:
-                issues.append(
-                    ObservedIssue("OBS-APPTOOLS-001", "appCapabilities declares tools; tools/list got no answer")
-                )
+        declares_tools = isinstance(app_capabilities, dict) and app_capabilities.get("tools") not in (None, False)
+        if declares_tools and not _answered_app_tools(sent):
+            issues.append(ObservedIssue("OBS-APPTOOLS-001", "appCapabilities declares tools; tools/list got no answer"))
         issues.extend(_mode_issues(sent, host, app_capabilities))
     invalid = [message for message in sent if message.valid is False]
     if invalid:
