@@ -207,13 +207,13 @@ def test_a_need_only_the_run_reached_counts_like_a_scanned_one() -> None:
 
 
 def test_catalog_quirks_are_replayed_when_no_fixed_version_is_known() -> None:
-    claude = CATALOG.get("claude")
+    bare = dataclasses.replace(CATALOG.get("claude"), quirks=())
 
     def quirk(quirk_id: str, **extra: Any) -> QuirkRef:
         return QuirkRef(quirk_id, "text", "observed", "a source", "2026-07-30", **extra)
 
     strips = dataclasses.replace(
-        claude,
+        bare,
         quirks=(
             quirk("claude-desktop-tool-result-strips-structured", since="1.18286.2"),
             quirk("claude-update-model-context-dropped"),
@@ -223,10 +223,33 @@ def test_catalog_quirks_are_replayed_when_no_fixed_version_is_known() -> None:
     host = emulate_host(strips)
     assert host.replayed == ("claude-desktop-tool-result-strips-structured", "claude-update-model-context-dropped")
     assert host.knobs == {"stripStructuredContent": True, "dropUpdateModelContext": True}
-    assert (
-        host.policy["ui/update-model-context"] == "drop"
-        and emulate_host(claude).policy["ui/update-model-context"] == "answer"
-    )
-    assert host.signature != emulate_host(claude).signature
+    assert host.policy["ui/update-model-context"] == "drop"
+    assert emulate_host(bare).policy["ui/update-model-context"] == "answer" and emulate_host(bare).replayed == ()
+    assert host.signature != emulate_host(bare).signature
     run = judge_run(_record(*GOOD), host, uri="ui://w", tools=("t",))
     assert any("Replayed Claude's catalog quirks" in note for note in run.notes)
+
+
+def test_the_bundled_catalog_quirks_that_are_replayed() -> None:
+    replayed = {host: emulate_host(CATALOG.get(host)).replayed for host in ("claude", "chatgpt", "vscode", "goose")}
+    assert set(replayed["claude"]) == {
+        "claude-desktop-tool-result-strips-structured",
+        "claude-update-model-context-dropped",
+    }
+    assert replayed["chatgpt"] == ("chatgpt-first-widget-no-tool-result",)
+    assert replayed["vscode"] == ("vscode-ui-message-prefills-input",)
+    assert replayed["goose"] == ()
+
+
+def test_an_observed_update_model_context_fires_the_catalog_quirk_that_waits_for_it() -> None:
+    tools = [widget_tool("show", "ui://w/a.html")]
+    run = ObservedRun(
+        "claude", "ui://w/a.html", ("show",), 3.0, "rendered", ("ui/update-model-context",), ("updateModelContext",)
+    )
+    scanned = WidgetUsage(needs={})
+    before = evaluate_all_hosts(tools, CATALOG, widget_usage=scanned, host_ids=["claude"]).report("claude")
+    merged = with_observed_needs(scanned, (run,))
+    after = evaluate_all_hosts(tools, CATALOG, widget_usage=merged, host_ids=["claude"], observed=(run,))
+    quirk_text = "update-model-context"
+    assert not any(quirk_text in f.detail for f in before.findings)
+    assert any(quirk_text in f.detail and f.rule_id != "OBS-RUN-001" for f in after.report("claude").findings)
