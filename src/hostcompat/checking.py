@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -22,6 +22,7 @@ from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Finding
 from hostcompat.engine.hygiene import check_server_hygiene
 from hostcompat.engine.long_values import cut_content_item, cut_long_values, cut_value
+from hostcompat.engine.observed import ObservedRun
 from hostcompat.engine.requirements import derive_server_requirements
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
 from hostcompat.engine.tool_meta import preview_value
@@ -203,6 +204,38 @@ def _ui_meta_holder(item: Mapping[str, Any], listing: Mapping[str, Any] | None) 
     return listing_meta if isinstance(listing_meta, Mapping) else None
 
 
+def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRun]) -> WidgetUsage | None:
+    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded).
+
+    A usage that could not be built (None) stays None: a run does not cover what the scan could not read.
+    """
+    if usage is None or not observed:
+        return usage
+    from hostcompat.engine.evaluate_capabilities import NEED_FACTS
+
+    uses = [
+        (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools
+    ]
+    known = {(tool, need) for tool, need, _ in uses}
+    added = [
+        (tool, need, False)
+        for run in observed
+        for need in run.reached
+        if need in NEED_FACTS
+        for tool in run.tools
+        if (tool, need) not in known
+    ]
+    if not added:
+        return usage
+    permissions: dict[str, list[str]] | None = None
+    if usage.sandbox_permission_names is not None:
+        permissions = {}
+        for name, tools in usage.sandbox_permission_tools.items():
+            for tool in tools:
+                permissions.setdefault(tool, []).append(name)
+    return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
+
+
 PROBE_HANDSHAKE_VERSION = "2025-11-25"
 """The protocol version the probe (the `mcp` SDK's client) asks for in an `initialize` handshake."""
 
@@ -291,12 +324,15 @@ def check_snapshot(
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
     widget_budget: WidgetBudget | None = None,
+    observed: Sequence[ObservedRun] = (),
+    notes: Sequence[Mapping[str, str]] = (),
 ) -> dict[str, Any]:
     """One server's part of the report document, from its snapshot.
 
     `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
     `as_of` is the date of the check, against which the age of old host facts is told. The server's widgets are
-    analysed within `widget_budget` (see `WidgetBudget`).
+    analysed within `widget_budget` (see `WidgetBudget`). `observed` are runs of the widgets in a browser
+    (`hostcompat.observe`): cited per host, and a need a run reached counts like a scanned one.
 
     Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
     resource), and a check that still fails on the server's data gives an entry that says so, without host
@@ -308,7 +344,7 @@ def check_snapshot(
     ids = [catalog.get(name).id for name in host_ids] if host_ids else None
     entry_target = _bounded_json({**dict(snapshot.target), **dict(target or {})})
     try:
-        return _check(snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of)
+        return _check(snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of, observed, notes)
     except HostCompatError as error:
         message = f"the check of this server failed on its data: {error.message}"
         event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
@@ -323,6 +359,8 @@ def _check(
     widget_budget: WidgetBudget | None,
     host_versions: Mapping[str, str] | None,
     as_of: str | None,
+    observed: Sequence[ObservedRun],
+    notes: Sequence[Mapping[str, str]],
 ) -> dict[str, Any]:
     snapshot, cut_findings = _cut_long_values(snapshot)
     widgets = analyse_widgets(snapshot, widget_budget)
@@ -330,7 +368,8 @@ def _check(
     evaluation = evaluate_all_hosts(
         list(snapshot.tools) if snapshot.initialize is not None else None,
         catalog,
-        widget_usage=widgets.usage,
+        widget_usage=with_observed_needs(widgets.usage, observed),
+        observed=observed,
         connection_facts=connection_facts(snapshot),
         tools_truncated=snapshot.is_unknown("tools"),
         host_ids=host_ids,
@@ -363,7 +402,7 @@ def _check(
         server=server if snapshot.initialize is not None else None,
         hosts=[report.to_dict() for report in evaluation.reports],
         hygiene=[finding.to_dict() for finding in (*cut_findings, *widgets.findings, *hygiene)],
-        events=[*events, *widgets.notes],
+        events=[*events, *widgets.notes, *(dict(note) for note in notes)],
         requirements=evaluation.requirements.to_dict(),
         error=probe_failure(snapshot),
     )
@@ -429,3 +468,4 @@ __all__ = [
     "connection_facts",
     "probe_failure",
 ]
+__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts", "with_observed_needs"]

@@ -20,7 +20,17 @@ from hostcompat.terminal import clean_line
 EXIT_USAGE = 2
 """Bad arguments or an unusable input (argparse uses 2 as well)."""
 
-COMMAND_MODULES: tuple[str, ...] = ("check", "snapshot", "hosts", "scan", "clients", "rewrite", "proxy", "demo")
+COMMAND_MODULES: tuple[str, ...] = (
+    "check",
+    "snapshot",
+    "observe",
+    "hosts",
+    "scan",
+    "clients",
+    "rewrite",
+    "proxy",
+    "demo",
+)
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 
 

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
 from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
@@ -49,6 +50,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judge this version of a host instead of its current one (facts hold for the versions their sources show)",
     )
     parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
+    parser.add_argument(
+        "--observe",
+        action="store_true",
+        help="also run each widget in headless Chromium under each judged host's emulated bridge (observed evidence)",
+    )
+    add_observe_arguments(parser)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -85,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
             entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
             continue
         snapshot = snapshots[id(item)]
+        observation, notes = _observe(snapshot, catalog, host_ids, args) if args.observe else (None, [])
         entry = check_snapshot(
             snapshot,
             catalog,
@@ -93,11 +101,19 @@ def _run(args: argparse.Namespace) -> int:
             host_versions=host_versions,
             as_of=as_of,
             widget_budget=budget,
+            observed=() if observation is None else observation.runs,
+            notes=notes,
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
     _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
+
+
+def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace) -> Any:
+    from hostcompat.cli._observing import observe
+
+    return observe(snapshot, catalog, host_ids, args)
 
 
 def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:

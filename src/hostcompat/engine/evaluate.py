@@ -53,6 +53,7 @@ from hostcompat.engine.evaluate_model import (
 from hostcompat.engine.evaluate_server import evaluate_server_lane
 from hostcompat.engine.evaluate_surface import ServerSurface, describe_server_surface
 from hostcompat.engine.findings import Lane, Verdict
+from hostcompat.engine.observed import ObservedRun
 from hostcompat.engine.requirements import ServerRequirements, derive_server_requirements
 from hostcompat.engine.server_facts import ConnectionFacts, WidgetUsage
 from hostcompat.errors import InvalidInput
@@ -85,6 +86,7 @@ def evaluate_all_hosts(
     tools_metadata: Mapping[str, Any] | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
+    observed: Iterable[ObservedRun] = (),
 ) -> Evaluation:
     """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
 
@@ -92,7 +94,9 @@ def evaluate_all_hosts(
     `tools_truncated` and `tools_metadata` are as in `derive_server_requirements`; `call_results` maps a tool name
     to a captured tools/call result for the result checks. `host_versions` maps a host id to the version to judge
     (by default each host's current version); `as_of` is the date of the check (ISO), against which the age of old
-    sources is told. Reports come in catalog order, or in the order of `host_ids` when given (each host once).
+    sources is told; `observed` are runs of the widgets in a browser (`hostcompat.observe`), each cited in the
+    apps lane of the host it emulated. Reports come in catalog order, or in the order of `host_ids` when given
+    (each host once).
     Inputs are never changed; the same inputs give the same evaluation.
 
     Raises:
@@ -108,7 +112,7 @@ def evaluate_all_hosts(
         tools_truncated=tools_truncated,
     )
     surface = describe_server_surface(tools, call_results=call_results)
-    server = PreparedServer.of(requirements, surface)
+    server = PreparedServer.of(requirements, surface, observed)
     profiles = _select(_profiles(catalog_or_profiles), host_ids)
     versions = _versions(host_versions, profiles)
     reports = tuple(_evaluate(server, profile, versions.get(profile.id), as_of) for profile in profiles)

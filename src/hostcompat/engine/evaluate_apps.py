@@ -25,6 +25,7 @@ from hostcompat.engine.evaluate_model import (
     note_suffix,
     weakest_fact,
 )
+from hostcompat.engine.evaluate_observed import evaluate_observed
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Severity, cut_snippet
 from hostcompat.engine.fixes import record_fact_fix
@@ -53,7 +54,10 @@ def evaluate_apps_lane(server: PreparedServer, lane: LaneBuilder) -> None:
     for dimension in requirements.unknown_dimensions:
         lane.unknown_because(dimension)
     if requirements.has_widgets:
-        evaluate_capabilities(server, lane, _render_findings(server, lane))
+        renderable = _render_findings(server, lane)
+        evaluate_capabilities(server, lane, renderable)
+        if server.observed:
+            evaluate_observed(server, lane, renderable)
 
 
 # ---- rendering --------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from hostcompat.engine.evaluate_model import (
     name_list,
     note_suffix,
 )
+from hostcompat.engine.evaluate_observed import observed_evidence
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Severity, cut_snippet
 from hostcompat.engine.fixes import GUARDED_FIX, capability_fix, record_fact_fix
@@ -231,6 +232,8 @@ def _add(
 ) -> None:
     cache: dict[tuple[str, str, bool], Evidence] = server.memoized("apps.use-evidence", dict)
     evidence = [_use_evidence(server, cache, tool, need, guarded) for tool in tools[:MAX_EVIDENCE]]
+    if server.observed:
+        evidence.extend(observed_evidence(server, lane.host.id, lane.host.display_name, tools, need)[:MAX_EVIDENCE])
     evidence.append(fact_evidence(lane.host, path or NEED_FACTS[need], fact))
     lane.findings.append(
         finding_for(

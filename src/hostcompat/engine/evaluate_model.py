@@ -27,6 +27,7 @@ from hostcompat.engine.findings import (
     parse_enum,
     weakest,
 )
+from hostcompat.engine.observed import ObservedRun
 from hostcompat.engine.requirements import UNKNOWN_TOOLS_OVER_LIMIT, UNKNOWN_TOOLS_TRUNCATED, ServerRequirements
 from hostcompat.errors import InvalidInput
 
@@ -140,6 +141,8 @@ class PreparedServer:
     widget_uris: Mapping[str, str] = field(hash=False)
     tool_findings: tuple[Finding, ...]
     tools_complete: bool
+    observed: tuple[ObservedRun, ...] = ()
+    """What the widgets were seen to do in a browser, per judged host (`hostcompat.observe`); empty: not run."""
     _memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def memoized(self, key: Hashable, derive: Callable[[], _T]) -> _T:
@@ -150,8 +153,14 @@ class PreparedServer:
         return value
 
     @classmethod
-    def of(cls, requirements: ServerRequirements, surface: ServerSurface | None = None) -> PreparedServer:
-        """Prepare `requirements` (and a surface; by default one that knows only the tool names)."""
+    def of(
+        cls,
+        requirements: ServerRequirements,
+        surface: ServerSurface | None = None,
+        observed: Iterable[ObservedRun] = (),
+    ) -> PreparedServer:
+        """Prepare `requirements` (and a surface; by default one that knows only the tool names), with any
+        observed runs of its widgets."""
         if not isinstance(requirements, ServerRequirements):
             raise InvalidInput(
                 f"requirements must be ServerRequirements, got {type(requirements).__name__}", value=requirements
@@ -170,7 +179,16 @@ class PreparedServer:
             tools_complete=requirements.tools_loaded
             and UNKNOWN_TOOLS_TRUNCATED not in dimensions
             and UNKNOWN_TOOLS_OVER_LIMIT not in dimensions,
+            observed=_observed_runs(observed),
         )
+
+
+def _observed_runs(observed: Iterable[ObservedRun]) -> tuple[ObservedRun, ...]:
+    runs = tuple(observed)
+    for run in runs:
+        if not isinstance(run, ObservedRun):
+            raise InvalidInput(f"observed runs must be ObservedRun values, got {type(run).__name__}", value=run)
+    return runs
 
 
 @dataclass

@@ -22,6 +22,7 @@ from hostcompat.engine.findings import (
     parse_enum,
 )
 from hostcompat.engine.rule_table import RULE_ROWS, RuleRow
+from hostcompat.engine.rule_table_observed import OBSERVED_RULE_ROWS
 from hostcompat.errors import InvalidInput
 
 
@@ -88,7 +89,7 @@ class RuleRegistry:
         return len(self._rules)
 
 
-RULES: Final = RuleRegistry(RULE_ROWS)
+RULES: Final = RuleRegistry((*RULE_ROWS, *OBSERVED_RULE_ROWS))
 """Every rule the engine can report."""
 
 

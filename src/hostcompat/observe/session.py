@@ -1,0 +1,132 @@
+"""Observe a server's widgets under the judged hosts: one run per widget and distinct emulated bridge, cited for
+every host that bridge stands for. The server behind the host page answers from the snapshot (captured results,
+the tool list, the `ui://` resources read), so an observed check needs no live server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hostcompat.engine.catalog_model import HostProfile
+from hostcompat.engine.observed import ObservedRun
+from hostcompat.observe.host_profile import EmulatedHost, emulate_host, renders_mcp_apps
+from hostcompat.observe.record import RunRecord
+from hostcompat.observe.rules import judge_run, timings
+from hostcompat.observe.runner import RunLimits, ServerHandler, observe_all
+from hostcompat.observe.widget import SkippedWidget, WidgetJob, sample_result, widget_jobs
+from hostcompat.probe.snapshot import Snapshot
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The runs (one per widget and judged host), the raw records behind them, and the widgets not run."""
+
+    runs: tuple[ObservedRun, ...]
+    records: tuple[tuple[str, str, RunRecord], ...]
+    """(widget URI, emulated host id, record) for each browser run made."""
+    skipped: tuple[SkippedWidget, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: runs, each browser run's record with its timings, and the widgets skipped."""
+        return {
+            "runs": [run.to_dict() for run in self.runs],
+            "records": [
+                {"uri": uri, "hostId": host, "timings": timings(record), "record": record.to_dict()}
+                for uri, host, record in self.records
+            ],
+            "skipped": [{"uri": s.uri, "tools": list(s.tools), "reason": s.reason} for s in self.skipped],
+        }
+
+
+def snapshot_server(snapshot: Snapshot, call_results: Mapping[str, Mapping[str, Any]] | None = None) -> ServerHandler:
+    """The MCP server as the snapshot knows it: tools/call answers a captured result (else one built from the
+    tool's outputSchema), tools/list the tools, resources/read the `ui://` contents read, resources/list the list."""
+    tools = {str(tool.get("name")): tool for tool in snapshot.tools}
+
+    async def handle(method: str, params: Any) -> Mapping[str, Any]:
+        args = params if isinstance(params, Mapping) else {}
+        if method == "tools/call":
+            name = args.get("name")
+            if not isinstance(name, str) or name not in tools:
+                return {"error": {"code": -32602, "message": f"Unknown tool: {str(name)[:100]}"}}
+            captured = (call_results or {}).get(name)
+            return {"result": dict(captured) if captured is not None else sample_result(tools[name])}
+        if method == "tools/list":
+            return {"result": {"tools": [dict(tool) for tool in snapshot.tools]}}
+        if method == "resources/list":
+            return {"result": {"resources": [dict(item) for item in snapshot.resources]}}
+        if method == "resources/templates/list":
+            return {"result": {"resourceTemplates": [dict(item) for item in snapshot.resource_templates]}}
+        if method == "resources/read":
+            uri = args.get("uri")
+            capture = snapshot.ui_resources.get(uri) if isinstance(uri, str) else None
+            if capture is None or capture.error is not None:
+                return {"error": {"code": -32002, "message": "Resource not found (not captured in the snapshot)"}}
+            return {"result": {"contents": [dict(item) for item in capture.contents]}}
+        return {"error": {"code": -32601, "message": "Method not found"}}
+
+    return handle
+
+
+def observe_snapshot(
+    snapshot: Snapshot,
+    hosts: Iterable[HostProfile],
+    *,
+    call_results: Mapping[str, Mapping[str, Any]] | None = None,
+    limits: RunLimits | None = None,
+    explore: bool = True,
+    concurrency: int = 2,
+    reuse: bool = True,
+) -> Observation:
+    """Run every widget of `snapshot` under each of `hosts` that renders MCP Apps (each distinct bridge once).
+
+    Raises:
+        BrowserUnavailable: Playwright or Chromium is missing or does not start.
+    """
+    jobs, skipped = widget_jobs(snapshot, call_results=call_results)
+    emulated: dict[tuple[Any, ...], tuple[EmulatedHost, list[str]]] = {}
+    for profile in hosts:
+        if not renders_mcp_apps(profile):
+            continue
+        host = emulate_host(profile)
+        emulated.setdefault(host.signature, (host, []))[1].append(profile.id)
+    pairs = [(job, host) for job in jobs for host, _ in emulated.values()]
+    records = (
+        observe_all(
+            pairs,
+            snapshot_server(snapshot, call_results),
+            limits=limits,
+            explore=explore,
+            concurrency=concurrency,
+            reuse=reuse,
+        )
+        if pairs
+        else []
+    )
+    runs: list[ObservedRun] = []
+    kept: list[tuple[str, str, RunRecord]] = []
+    by_signature = {host.signature: ids for host, ids in emulated.values()}
+    for (job, host), record in zip(pairs, records, strict=True):
+        kept.append((job.uri, host.host_id, record))
+        run = _judge(job, host, record)
+        runs.extend(ObservedRun(**{**_fields(run), "host_id": host_id}) for host_id in by_signature[host.signature])
+    return Observation(tuple(runs), tuple(kept), tuple(skipped))
+
+
+def _judge(job: WidgetJob, host: EmulatedHost, record: RunRecord) -> ObservedRun:
+    return judge_run(
+        record,
+        host,
+        uri=job.uri,
+        tools=job.tools,
+        model_only_tools=job.model_only_tools,
+        declared_origins=job.declared_origins,
+    )
+
+
+def _fields(run: ObservedRun) -> dict[str, Any]:
+    return {name: getattr(run, name) for name in run.__dataclass_fields__}
+
+
+__all__ = ["Observation", "observe_snapshot", "snapshot_server"]
