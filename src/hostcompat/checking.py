@@ -15,6 +15,7 @@ from typing import Any
 
 from hostcompat.engine.catalog_model import Catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
+from hostcompat.engine.host_context import HostContext
 from hostcompat.engine.hygiene import check_server_hygiene
 from hostcompat.engine.requirements import derive_server_requirements
 from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
@@ -131,11 +132,13 @@ def check_snapshot(
     target: Mapping[str, Any] | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
+    host_contexts: Mapping[str | None, HostContext] | None = None,
 ) -> dict[str, Any]:
     """One server's part of the report document, from its snapshot.
 
     `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
-    `as_of` is the date of the check, against which the age of old host facts is told.
+    `as_of` is the date of the check, against which the age of old host facts is told, and `host_contexts` the OS,
+    registration path or gates to judge hosts in (host name, None for every host → context; default the common path).
     """
     widgets = analyse_widgets(snapshot)
     evaluation = evaluate_all_hosts(
@@ -147,6 +150,7 @@ def check_snapshot(
         host_ids=list(host_ids) if host_ids else None,
         host_versions=host_versions,
         as_of=as_of,
+        host_contexts=host_contexts,
     )
     ui_resources = {
         uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}

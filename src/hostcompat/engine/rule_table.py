@@ -17,6 +17,7 @@ _MCPJAM: Final = "MCPJam host-compat engine (MCPJam/inspector sdk/src/host-compa
 _VIANT: Final = "viant/mcp-ui resource and meta packages"
 _MCP: Final = "MCP specification, tools/list"
 _CATALOG: Final = "hostcompat host catalog (hostcompat/data/hosts.json)"
+_CONTEXT: Final = "Facts limited to an OS, a registration path or a gate give this lane another verdict there."
 
 RuleRow = tuple[str, str, str, str, str, str]
 """(rule id, title, default severity, lane, description, source)."""
@@ -183,6 +184,8 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "or a schema shows the construct the host breaks on.",
         "hostcompat catalog quirks (each finding names its quirk's source)",
     ),
+    ("APPS-CONTEXT-001", "Widgets fare differently in another host context", "info", "apps", _CONTEXT, _CATALOG),
+    ("SERVER-CONTEXT-001", "Server fares differently in another host context", "info", "server", _CONTEXT, _CATALOG),
     # --- the tool list --------------------------------------------------------------------------------------------
     (
         "TOOL-SHAPE-001",
