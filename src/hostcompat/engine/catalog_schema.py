@@ -145,6 +145,9 @@ class ValueSpec:
 
 LEVEL: Final = ValueSpec("level", LEVELS)
 _INTEGER: Final = ValueSpec("integer")
+"""A limit (`server.limits.*` counts and lengths); `0` says the host has none (`NO_LIMIT`)."""
+NO_LIMIT: Final = 0
+"""The value of a `server.limits.*` integer fact whose source says the host sets no such limit."""
 
 
 def _group(prefix: str, names: tuple[str, ...], spec: ValueSpec) -> dict[str, ValueSpec]:
@@ -329,7 +332,7 @@ def value_problem(spec: ValueSpec, value: object) -> str | None:
     if kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             return f"must be an integer, not {type(value).__name__}"
-        return None if 1 <= value <= MAX_INTEGER else f"must be between 1 and {MAX_INTEGER}"
+        return None if 0 <= value <= MAX_INTEGER else f"must be between 0 (no limit) and {MAX_INTEGER}"
     if kind == "boolean":
         return None if isinstance(value, bool) else f"must be true or false, not {type(value).__name__}"
     if not isinstance(value, str):
@@ -409,6 +412,7 @@ __all__ = [
     "MAX_QUIRKS",
     "MAX_TEXT",
     "MCP_APPS_FEATURES",
+    "NO_LIMIT",
     "OPERATING_SYSTEMS",
     "OPENAI_API_MEMBERS",
     "PLATFORMS",
