@@ -20,6 +20,7 @@ from hostcompat.engine.catalog_model import Catalog
 from hostcompat.engine.evaluate import evaluate_all_hosts
 from hostcompat.engine.finding_rules import finding_for
 from hostcompat.engine.findings import Evidence, Finding
+from hostcompat.engine.host_context import HostContext
 from hostcompat.engine.hygiene import check_server_hygiene
 from hostcompat.engine.long_values import cut_content_item, cut_long_values, cut_value
 from hostcompat.engine.observed import ObservedRun
@@ -326,6 +327,7 @@ def check_snapshot(
     widget_budget: WidgetBudget | None = None,
     observed: Sequence[ObservedRun] = (),
     notes: Sequence[Mapping[str, str]] = (),
+    host_contexts: Mapping[str | None, HostContext] | None = None,
 ) -> dict[str, Any]:
     """One server's part of the report document, from its snapshot.
 
@@ -338,13 +340,18 @@ def check_snapshot(
     resource), and a check that still fails on the server's data gives an entry that says so, without host
     verdicts, so the other servers of a run keep their reports.
 
+    `host_contexts` are the OS, registration path or gates to judge hosts in (host name, None for every host →
+    context; default the common path).
+
     Raises:
         CatalogError: a name in `host_ids` names no catalog host.
     """
     ids = [catalog.get(name).id for name in host_ids] if host_ids else None
     entry_target = _bounded_json({**dict(snapshot.target), **dict(target or {})})
     try:
-        return _check(snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of, observed, notes)
+        return _check(
+            snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of, observed, notes, host_contexts
+        )
     except HostCompatError as error:
         message = f"the check of this server failed on its data: {error.message}"
         event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
@@ -361,6 +368,7 @@ def _check(
     as_of: str | None,
     observed: Sequence[ObservedRun],
     notes: Sequence[Mapping[str, str]],
+    host_contexts: Mapping[str | None, HostContext] | None,
 ) -> dict[str, Any]:
     snapshot, cut_findings = _cut_long_values(snapshot)
     widgets = analyse_widgets(snapshot, widget_budget)
@@ -376,6 +384,7 @@ def _check(
         host_versions=host_versions,
         as_of=as_of,
         call_results=results,
+        host_contexts=host_contexts,
     )
     ui_resources = {
         uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}
@@ -467,5 +476,5 @@ __all__ = [
     "check_snapshot",
     "connection_facts",
     "probe_failure",
+    "with_observed_needs",
 ]
-__all__ = ["WidgetAnalysis", "analyse_widgets", "check_snapshot", "connection_facts", "with_observed_needs"]

@@ -117,3 +117,14 @@ def test_scan_prints_the_needs_with_evidence() -> None:
     assert code == 0
     assert "2 needs: serverTools, openLinks" in out
     assert "line " in out
+
+
+def test_host_context_judges_claude_desktop_on_windows_and_names_it_by_default(board_snapshot: Path) -> None:
+    code, out, _ = run("check", str(board_snapshot), "--host", "claude", "--format", "json")
+    (host,) = json.loads(out)["servers"][0]["hosts"]
+    assert code == 0 and host["verdict"] == "works"
+    assert any(f["ruleId"] == "APPS-CONTEXT-001" and "os=windows" in f["detail"] for f in host["findings"])
+    code, out, _ = run("check", str(board_snapshot), "--host", "claude", "--host-context", "claude:os=windows")
+    assert "degraded" in out and "APPS-RENDER-002" in out
+    code, _, err = run("check", str(board_snapshot), "--host-context", "os=beos")
+    assert code == 2 and "os 'beos' is not one of" in err

@@ -2,12 +2,14 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog import load_catalog, validate_catalog
 from hostcompat.engine.catalog_model import HostProfile
 from hostcompat.engine.evaluate import evaluate_all_hosts, evaluate_host_compat
 from hostcompat.engine.evaluate_model import HostReport
 from hostcompat.engine.findings import Finding, Lane, Provenance, Severity, Verdict
 from hostcompat.engine.requirements import derive_server_requirements
+from hostcompat.errors import CatalogError
+from tests.engine.catalog_documents import minimal_document
 from tests.engine.evaluate_support import fact, host, plain_tool
 
 LINK = {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}
@@ -280,3 +282,17 @@ def test_a_host_needing_types_flags_an_untyped_property_but_not_pydantic_optiona
     [finding] = found(server([typed, untyped], profile), "SERVER-SCHEMA-001")
     assert finding.tools == ("config_set",)
     assert finding.evidence[0].detail == "inputSchema.properties.value"
+
+
+def test_a_limit_of_zero_says_the_host_sets_none_and_never_fires() -> None:
+    many = named(*(f"tool_{index}_{'x' * 70}" for index in range(300)))
+    unlimited = host("free", {"server.limits.maxTools": 0, "server.limits.toolNameMaxLength": 0})
+    assert server(many, unlimited).findings == ()
+    capped = host("cap", {"server.limits.maxTools": 3, "server.limits.toolNameMaxLength": 64})
+    assert {f.rule_id for f in server(many, capped).findings} == {"SERVER-LIMIT-001", "SERVER-NAME-001"}
+    document = minimal_document()
+    document["hosts"][0]["server"]["limits"]["maxTools"]["value"] = 0
+    assert validate_catalog(document, source_name="t.json").get("alpha").fact("server.limits.maxTools") is not None
+    document["hosts"][0]["server"]["limits"]["maxTools"]["value"] = -1
+    with pytest.raises(CatalogError, match="between 0"):
+        validate_catalog(document, source_name="t.json")

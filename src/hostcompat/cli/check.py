@@ -25,6 +25,7 @@ from hostcompat.terminal import clean_line, escape_json_text, is_terminal, write
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog_model import Catalog
+    from hostcompat.engine.host_context import HostContext
 
 FORMATS = ("text", "json", "markdown", "sarif", "html")
 
@@ -48,6 +49,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ID=VERSION",
         help="judge this version of a host instead of its current one (facts hold for the versions their sources show)",
+    )
+    parser.add_argument(
+        "--host-context",
+        action="append",
+        default=[],
+        metavar="[ID:]KEY=VALUE,…",
+        help="judge hosts (or host ID) on an OS, registration path or feature gate instead of the common path: "
+        "os=windows, registration=plugin, gate=NAME",
     )
     parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
     parser.add_argument(
@@ -75,6 +84,7 @@ def _run(args: argparse.Namespace) -> int:
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
+    host_contexts = _host_contexts(args.host_context, catalog)
     as_of = time.strftime("%Y-%m-%d")  # the age of host facts is told against today (datetime costs start-up)
     as_host = as_host_profile(args, catalog)
     if as_host is not None and not host_ids:
@@ -103,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
             widget_budget=budget,
             observed=() if observation is None else observation.runs,
             notes=notes,
+            host_contexts=host_contexts,
         )
         entries.append(_redactor(item).json(entry, urls=False))
     document = report_document(entries)
@@ -127,6 +138,18 @@ def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:
             raise InvalidInput(f"--host-version {pair!r}: expected ID=VERSION, such as claude-code=2.0.20", value=pair)
         versions[catalog.get(name.strip()).id] = version.strip()
     return versions
+
+
+def _host_contexts(texts: list[str], catalog: Catalog) -> dict[str | None, HostContext]:
+    """`--host-context [ID:]KEY=VALUE,…` as host id (None: every host) → context; later ones add to earlier ones."""
+    from hostcompat.engine.host_context import COMMON, parse_host_context
+
+    contexts: dict[str | None, HostContext] = {}
+    for text in texts:
+        name, context = parse_host_context(text)
+        host_id = None if name is None else catalog.get(name).id
+        contexts[host_id] = contexts.get(host_id, COMMON).merged(context)
+    return contexts
 
 
 def _redactor(item: Planned) -> Redactor:

@@ -15,8 +15,9 @@ import types
 from collections.abc import Mapping
 from typing import Any, Final
 
-from hostcompat.engine.catalog_model import Catalog, CatalogHeader, Fact, HostProfile, QuirkRef
+from hostcompat.engine.catalog_model import Catalog, CatalogHeader, Fact, FactVariant, HostProfile, QuirkRef
 from hostcompat.engine.catalog_schema import (
+    FACT_FIELDS,
     FACT_KEYS,
     FACT_TREE,
     HEADER_KEYS,
@@ -24,10 +25,13 @@ from hostcompat.engine.catalog_schema import (
     KINDS,
     MAX_CATALOG_BYTES,
     MAX_HOSTS,
+    OPERATING_SYSTEMS,
     PROVENANCES,
     QUIRK_KEYS,
+    REGISTRATIONS,
     SCHEMA_VERSION,
     TRIGGERS,
+    VARIANT_KEYS,
     ValueSpec,
 )
 
@@ -36,6 +40,7 @@ _HEADER: Final = frozenset(HEADER_KEYS)
 _HOST: Final = frozenset(HOST_KEYS)
 _FACT: Final = frozenset(FACT_KEYS)
 _QUIRK: Final = frozenset(QUIRK_KEYS)
+_VARIANT: Final = frozenset(VARIANT_KEYS)
 _LIST_KINDS: Final = frozenset(("choices", "text-list", "versions"))
 _TEXT_KINDS: Final = frozenset(("text", "charset", "name-format"))
 
@@ -100,7 +105,24 @@ def _host(raw: object) -> HostProfile:
         description=_optional(host, "description"),
         facts=types.MappingProxyType(facts),
         quirks=_quirks(host.get("quirks", [])),
+        variants=_variants(host.get("variants", [])),
     )
+
+
+def _variants(raw: object) -> tuple[FactVariant, ...]:
+    if not isinstance(raw, list):
+        raise _Unexpected
+    out: list[FactVariant] = []
+    for item in raw:
+        entry = _object(item, _VARIANT)
+        spec = FACT_FIELDS.get(_text(entry, "path"))
+        if spec is None:
+            raise _Unexpected
+        fact = _fact({key: value for key, value in entry.items() if key != "path"}, spec)
+        if not (fact.os or fact.registration or fact.gate):
+            raise _Unexpected
+        out.append(FactVariant(entry["path"], fact))
+    return tuple(out)
 
 
 def _collect(raw: object, node: object, path: str, out: dict[str, Fact]) -> None:
@@ -141,7 +163,20 @@ def _conditions(raw: Mapping[str, Any]) -> dict[str, Any]:
         "info_only": info_only,
         "since": _optional(raw, "since"),
         "fixed_in": _optional(raw, "fixedIn"),
+        "os": _names(raw, "os", OPERATING_SYSTEMS),
+        "registration": _names(raw, "registration", REGISTRATIONS),
+        "gate": _names(raw, "gate", None),
     }
+
+
+def _names(raw: Mapping[str, Any], key: str, choices: tuple[str, ...] | None) -> tuple[str, ...]:
+    """A host-context list (`os`, `registration`, `gate`): strings, from `choices` when given."""
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _Unexpected
+    if (key in raw and not value) or (choices is not None and not all(item in choices for item in value)):
+        raise _Unexpected
+    return tuple(value)
 
 
 def _fits(spec: ValueSpec, value: object) -> bool:

@@ -35,6 +35,12 @@ class Fact:
     """The first host version the fact holds for, when the source gives one."""
     fixed_in: str | None = None
     """The first host version where it no longer holds, when the source gives one."""
+    os: tuple[str, ...] = ()
+    """The operating systems it holds on (empty: any, the common path)."""
+    registration: tuple[str, ...] = ()
+    """The registration paths it holds for (empty: any, the common path)."""
+    gate: tuple[str, ...] = ()
+    """The server-side feature gates it holds behind (empty: none needed)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the fact (lists for tuples)."""
@@ -47,7 +53,20 @@ class Fact:
         if self.note is not None:
             out["note"] = self.note
         out.update(condition_dict(self.trigger, self.info_only, self.since, self.fixed_in))
+        out.update(context_dict(self))
         return out
+
+
+@dataclass(frozen=True)
+class FactVariant:
+    """A fact at `path` that holds only in the host context its `os`, `registration` or `gate` names."""
+
+    path: str
+    fact: Fact
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the fact's keys after `path`."""
+        return {"path": self.path, **self.fact.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -70,6 +89,10 @@ class QuirkRef:
     fixed_in: str | None = None
     covers: str | None = None
     """The path of the host fact the engine evaluates this quirk through (so it is not reported twice)."""
+    os: tuple[str, ...] = ()
+    registration: tuple[str, ...] = ()
+    gate: tuple[str, ...] = ()
+    """The host context it holds in (as on `Fact`; empty: the common path)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the quirk reference."""
@@ -85,6 +108,7 @@ class QuirkRef:
         if self.rule is not None:
             out["rule"] = self.rule
         out.update(condition_dict(self.trigger, self.info_only, self.since, self.fixed_in))
+        out.update(context_dict(self))
         if self.covers is not None:
             out["covers"] = self.covers
         return out
@@ -104,6 +128,12 @@ def condition_dict(trigger: str | None, info_only: bool, since: str | None, fixe
     return out
 
 
+def context_dict(item: Fact | QuirkRef) -> dict[str, Any]:
+    """The JSON keys of the host context a fact or quirk is limited to, where it is."""
+    scope = {"os": item.os, "registration": item.registration, "gate": item.gate}
+    return {key: list(values) for key, values in scope.items() if values}
+
+
 @dataclass(frozen=True)
 class HostProfile:
     """What one host supports. `facts` maps dotted paths (see `FACT_FIELDS`) to facts; absent means unknown."""
@@ -115,6 +145,8 @@ class HostProfile:
     description: str | None = None
     facts: Mapping[str, Fact] = field(default_factory=lambda: types.MappingProxyType({}), hash=False)
     quirks: tuple[QuirkRef, ...] = ()
+    variants: tuple[FactVariant, ...] = ()
+    """Facts that replace the one at their path in the host context they name (`hostcompat.engine.host_context`)."""
 
     def fact(self, path: str) -> Fact | None:
         """The fact at `path` (e.g. `ui.mcpApps.features.downloadFile`), or None when the sources do not say."""
@@ -144,6 +176,8 @@ class HostProfile:
                 for group in groups:
                     node = node.setdefault(group, {})
                 node[leaf] = self.facts[path].to_dict()
+        if self.variants:
+            out["variants"] = [variant.to_dict() for variant in self.variants]
         if self.quirks:
             out["quirks"] = [quirk.to_dict() for quirk in self.quirks]
         return out
@@ -226,8 +260,10 @@ __all__ = [
     "CatalogHeader",
     "Fact",
     "FactValue",
+    "FactVariant",
     "HostProfile",
     "QuirkRef",
     "condition_dict",
+    "context_dict",
     "hosts_with_alias",
 ]

@@ -26,6 +26,11 @@ KINDS: Final = ("chat", "ide", "cli", "agent", "devtool", "automation", "framewo
 """The catalog's own classification of a host (not a sourced fact)."""
 
 PLATFORMS: Final = ("web", "desktop", "mobile", "terminal", "cloud")
+OPERATING_SYSTEMS: Final = ("windows", "macos", "linux", "ios", "android")
+"""The operating systems a fact or quirk may be limited to (`os`): where the host's app runs."""
+REGISTRATIONS: Final = ("config-file", "connector", "plugin", "project-config", "extension")
+"""How a server reaches the host, for facts limited to some paths (`registration`): the host's own config file, a
+remote connector added in its UI, a plugin or bundle, a per-project file (`.mcp.json`), another extension's API."""
 UI_FORMATS: Final = ("mcp-apps", "openai-apps-sdk", "mcp-ui-legacy")
 """The UI formats a host may render: MCP Apps (`_meta.ui`), OpenAI Apps SDK widgets, legacy mcp-ui resources."""
 
@@ -140,6 +145,9 @@ class ValueSpec:
 
 LEVEL: Final = ValueSpec("level", LEVELS)
 _INTEGER: Final = ValueSpec("integer")
+"""A limit (`server.limits.*` counts and lengths); `0` says the host has none (`NO_LIMIT`)."""
+NO_LIMIT: Final = 0
+"""The value of a `server.limits.*` integer fact whose source says the host sets no such limit."""
 
 
 def _group(prefix: str, names: tuple[str, ...], spec: ValueSpec) -> dict[str, ValueSpec]:
@@ -189,14 +197,32 @@ FACT_TREE: Final[Mapping[str, object]] = _build_tree(FACT_FIELDS)
 
 HEADER_KEYS: Final = ("schemaVersion", "date", "description")
 """The keys of the `catalog` header object."""
-HOST_KEYS: Final = ("id", "displayName", "kind", "aliases", "description", *FACT_TREE, "quirks")
-"""The keys of a host object: its identity, the fact groups of `FACT_TREE`, and its quirks."""
+HOST_KEYS: Final = ("id", "displayName", "kind", "aliases", "description", *FACT_TREE, "variants", "quirks")
+"""The keys of a host object: its identity, the fact groups of `FACT_TREE`, facts for other host contexts
+(`variants`), and its quirks."""
 CONDITION_KEYS: Final = ("trigger", "infoOnly", "since", "fixedIn")
 """The optional keys that say when a fact or quirk bites: the server data that fires it (`trigger`, an id of
 `TRIGGERS`), or that nothing the engine can read decides it (`infoOnly`), and the host versions it holds for."""
-FACT_KEYS: Final = ("value", "provenance", "source", "date", "note", *CONDITION_KEYS)
+CONTEXT_KEYS: Final = ("os", "registration", "gate")
+"""The optional keys that limit a fact or quirk to a host context: the operating systems (`OPERATING_SYSTEMS`),
+the registration paths (`REGISTRATIONS`), or the server-side feature gates (`gate`: names the vendor switches on
+per account) it holds for. A fact or quirk without them holds on the common path."""
+FACT_KEYS: Final = ("value", "provenance", "source", "date", "note", *CONDITION_KEYS, *CONTEXT_KEYS)
 """The keys of a fact object."""
-QUIRK_KEYS: Final = ("id", "text", "provenance", "source", "date", "note", "rule", *CONDITION_KEYS, "covers")
+VARIANT_KEYS: Final = ("path", *FACT_KEYS)
+"""The keys of an entry of a host's `variants`: a fact at `path` that holds only in the host context it names."""
+QUIRK_KEYS: Final = (
+    "id",
+    "text",
+    "provenance",
+    "source",
+    "date",
+    "note",
+    "rule",
+    *CONDITION_KEYS,
+    *CONTEXT_KEYS,
+    "covers",
+)
 """The keys of a quirk object (`covers`: the path of the host fact through which the engine evaluates it)."""
 
 TRIGGERS: Final[Mapping[str, str]] = {
@@ -239,6 +265,8 @@ MAX_LONG_TEXT: Final = 2000
 _DATE = re.compile(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
 _VERSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
 _CHARSET = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+GATE: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
+"""The name of a server-side feature gate (`gate`), as the catalog spells it."""
 HOST_VERSION: Final = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
 """A host version as its vendor writes it (`2.0.21`, `0.150.0-alpha.8`, `26.803.61601`)."""
 
@@ -304,7 +332,7 @@ def value_problem(spec: ValueSpec, value: object) -> str | None:
     if kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
             return f"must be an integer, not {type(value).__name__}"
-        return None if 1 <= value <= MAX_INTEGER else f"must be between 1 and {MAX_INTEGER}"
+        return None if 0 <= value <= MAX_INTEGER else f"must be between 0 (no limit) and {MAX_INTEGER}"
     if kind == "boolean":
         return None if isinstance(value, bool) else f"must be true or false, not {type(value).__name__}"
     if not isinstance(value, str):
@@ -368,6 +396,8 @@ __all__ = [
     "FACT_FIELDS",
     "HOST_VERSION",
     "CONDITION_KEYS",
+    "CONTEXT_KEYS",
+    "GATE",
     "FACT_KEYS",
     "FACT_TREE",
     "HEADER_KEYS",
@@ -382,10 +412,13 @@ __all__ = [
     "MAX_QUIRKS",
     "MAX_TEXT",
     "MCP_APPS_FEATURES",
+    "NO_LIMIT",
+    "OPERATING_SYSTEMS",
     "OPENAI_API_MEMBERS",
     "PLATFORMS",
     "PROVENANCES",
     "QUIRK_KEYS",
+    "REGISTRATIONS",
     "TRIGGERS",
     "SANDBOX_PERMISSIONS",
     "SCHEMA_FEATURES",
@@ -393,6 +426,7 @@ __all__ = [
     "SERVER_FEATURES",
     "TRANSPORTS",
     "UI_FORMATS",
+    "VARIANT_KEYS",
     "ValueKind",
     "ValueSpec",
     "date_problem",

@@ -15,24 +15,37 @@ import types
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
-from hostcompat.engine.catalog_model import Catalog, CatalogHeader, Fact, HostProfile, QuirkRef, hosts_with_alias
+from hostcompat.engine.catalog_model import (
+    Catalog,
+    CatalogHeader,
+    Fact,
+    FactVariant,
+    HostProfile,
+    QuirkRef,
+    hosts_with_alias,
+)
 from hostcompat.engine.catalog_schema import (
     FACT_FIELDS,
     FACT_KEYS,
     FACT_TREE,
+    GATE,
     HEADER_KEYS,
     HOST_KEYS,
     HOST_VERSION,
     KINDS,
     MAX_CATALOG_BYTES,
     MAX_HOSTS,
+    MAX_LIST_ITEMS,
     MAX_LONG_TEXT,
     MAX_QUIRKS,
     MAX_TEXT,
+    OPERATING_SYSTEMS,
     PROVENANCES,
     QUIRK_KEYS,
+    REGISTRATIONS,
     SCHEMA_VERSION,
     TRIGGERS,
+    VARIANT_KEYS,
     ValueSpec,
     date_problem,
     fail,
@@ -170,6 +183,7 @@ def _host(raw: object, source_name: str, index: int) -> HostProfile:
         description=optional_text(host, "description", where),
         facts=types.MappingProxyType(facts),
         quirks=_quirks(host.get("quirks", []), where),
+        variants=_variants(host.get("variants", []), where),
     )
 
 
@@ -182,6 +196,26 @@ def _collect_facts(raw: object, node: object, path: str, where: str, out: dict[s
     reject_unknown_keys(group, node, f"{where}: {path}")
     for key, value in group.items():
         _collect_facts(value, node[key], f"{path}.{key}", where, out)
+
+
+def _variants(raw: object, where: str) -> tuple[FactVariant, ...]:
+    if not isinstance(raw, list) or len(raw) > MAX_QUIRKS:
+        fail(f"{where}: variants must be a list of at most {MAX_QUIRKS} facts", raw)
+    variants: list[FactVariant] = []
+    for index, item in enumerate(raw):
+        at = f"{where}: variants[{index}]"
+        entry = require_object(item, at)
+        reject_unknown_keys(entry, VARIANT_KEYS, at)
+        path = entry.get("path")
+        if not isinstance(path, str) or path not in FACT_FIELDS:
+            close = difflib.get_close_matches(str(path), FACT_FIELDS, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            fail(f"{at}: path {show_value(path)} is not a fact of the catalog{hint}", path)
+        fact = _fact({key: value for key, value in entry.items() if key != "path"}, FACT_FIELDS[path], f"{at} ({path})")
+        if not (fact.os or fact.registration or fact.gate):
+            fail(f"{at}: a variant must name the host context it holds in (os, registration or gate)", dict(entry))
+        variants.append(FactVariant(path, fact))
+    return tuple(variants)
 
 
 def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
@@ -200,6 +234,7 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
         date=require_date(fact, "date", where),
         note=require_text(fact, "note", where) if spec.note_required else optional_text(fact, "note", where),
         **_conditions(fact, where),
+        **_context(fact, where),
     )
 
 
@@ -222,6 +257,24 @@ def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
             fail(f"{where}: {key} {show_value(value)} must be a host version such as 2.0.21", value)
         versions[key] = value
     return {"trigger": trigger, "info_only": info_only, "since": versions["since"], "fixed_in": versions["fixedIn"]}
+
+
+def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The `os`, `registration` and `gate` lists of a fact or quirk, checked, as keyword arguments."""
+    out: dict[str, tuple[str, ...]] = {}
+    for key, choices in (("os", OPERATING_SYSTEMS), ("registration", REGISTRATIONS), ("gate", None)):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or (key in raw and not value) or len(value) > MAX_LIST_ITEMS:
+            fail(f"{where}: {key} must be a non-empty list of at most {MAX_LIST_ITEMS} names", value)
+        for item in value:
+            if choices is not None and item not in choices:
+                fail(f"{where}: {key} {show_value(item)} is not one of {', '.join(choices)}", item)
+            if choices is None and (not isinstance(item, str) or not GATE.match(item)):
+                fail(f"{where}: gate {show_value(item)} must be lowercase letters, digits, '.' and '-'", item)
+        if len(set(value)) != len(value):
+            fail(f"{where}: {key} has duplicates", value)
+        out[key] = tuple(value)
+    return out  # keyword arguments of Fact and QuirkRef
 
 
 def _aliases(raw: object, where: str) -> tuple[str, ...]:
@@ -259,6 +312,7 @@ def _quirks(raw: object, where: str) -> tuple[QuirkRef, ...]:
                 rule=_rule_id(quirk["rule"], at) if "rule" in quirk else None,
                 covers=_covered_path(quirk.get("covers"), at),
                 **_conditions(quirk, at),
+                **_context(quirk, at),
             )
         )
     return tuple(quirks)
@@ -355,6 +409,8 @@ def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
         _aliases(user["aliases"], where)
     if "quirks" in user:
         _quirks(user["quirks"], where)
+    if "variants" in user:
+        _variants(user["variants"], where)
 
 
 def _merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
@@ -364,6 +420,8 @@ def _merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, A
             merged[key] = list(dict.fromkeys([*base.get(key, []), *value]))
         elif key == "quirks" and isinstance(value, list):
             merged[key] = _merge_quirks(base.get(key, []), value)
+        elif key == "variants" and isinstance(value, list):
+            merged[key] = _merge_variants(base.get(key, []), value)
         elif key in FACT_TREE and isinstance(FACT_TREE[key], dict):
             merged[key] = _merge_group(base.get(key), value, FACT_TREE[key])
         else:
@@ -385,6 +443,18 @@ def _merge_quirks(base: list[Any], user: list[Any]) -> list[Any]:
     user_ids = {item.get("id") for item in user if isinstance(item, dict) and isinstance(item.get("id"), str)}
     kept = [item for item in base if item.get("id") not in user_ids]
     return [*kept, *user]
+
+
+def _merge_variants(base: list[Any], user: list[Any]) -> list[Any]:
+    """The user's variants after the base's, replacing a base variant of the same path and host context."""
+
+    def key(item: object) -> object:
+        if not isinstance(item, dict):
+            return None
+        return json.dumps([item.get(name) for name in ("path", "os", "registration", "gate")], default=str)
+
+    user_keys = {key(item) for item in user}
+    return [*(item for item in base if key(item) not in user_keys), *user]
 
 
 # ---- JSON parsing hooks -----------------------------------------------------------------------------------------

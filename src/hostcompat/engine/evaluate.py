@@ -35,6 +35,7 @@ Where hostcompat deliberately differs from MCPJam, and why:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
@@ -42,6 +43,7 @@ from typing import Any, Final
 from hostcompat.engine.catalog_model import Catalog, CatalogHeader, HostProfile
 from hostcompat.engine.catalog_schema import HOST_VERSION, SCHEMA_VERSION
 from hostcompat.engine.evaluate_apps import evaluate_apps_lane
+from hostcompat.engine.evaluate_context import context_findings
 from hostcompat.engine.evaluate_model import (
     Evaluation,
     HostReport,
@@ -53,6 +55,7 @@ from hostcompat.engine.evaluate_model import (
 from hostcompat.engine.evaluate_server import evaluate_server_lane
 from hostcompat.engine.evaluate_surface import ServerSurface, describe_server_surface
 from hostcompat.engine.findings import Lane, Verdict
+from hostcompat.engine.host_context import COMMON, HostContext, in_context, other_contexts
 from hostcompat.engine.observed import ObservedRun
 from hostcompat.engine.requirements import ServerRequirements, derive_server_requirements
 from hostcompat.engine.server_facts import ConnectionFacts, WidgetUsage
@@ -87,6 +90,7 @@ def evaluate_all_hosts(
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
     observed: Iterable[ObservedRun] = (),
+    host_contexts: Mapping[str | None, HostContext] | None = None,
 ) -> Evaluation:
     """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
 
@@ -95,9 +99,11 @@ def evaluate_all_hosts(
     to a captured tools/call result for the result checks. `host_versions` maps a host id to the version to judge
     (by default each host's current version); `as_of` is the date of the check (ISO), against which the age of old
     sources is told; `observed` are runs of the widgets in a browser (`hostcompat.observe`), each cited in the
-    apps lane of the host it emulated. Reports come in catalog order, or in the order of `host_ids` when given
-    (each host once).
-    Inputs are never changed; the same inputs give the same evaluation.
+    apps lane of the host it emulated. `host_contexts` maps a host name (None: every host) to the `HostContext`
+    (OS, registration path, feature gates) to judge it in; by default the common path, whose reports name, as
+    information, the other contexts the catalog knows where a lane's verdict differs. Reports come in catalog
+    order, or in the order of `host_ids` when given (each host once). Inputs are never changed; the same inputs
+    give the same evaluation.
 
     Raises:
         InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
@@ -115,11 +121,33 @@ def evaluate_all_hosts(
     server = PreparedServer.of(requirements, surface, observed)
     profiles = _select(_profiles(catalog_or_profiles), host_ids)
     versions = _versions(host_versions, profiles)
-    reports = tuple(_evaluate(server, profile, versions.get(profile.id), as_of) for profile in profiles)
+    contexts = _contexts(host_contexts, profiles)
+    reports = tuple(
+        _evaluate(server, profile, versions.get(profile.id), as_of, contexts.get(profile.id, COMMON))
+        for profile in profiles
+    )
     return Evaluation(requirements, reports, surface)
 
 
 def _evaluate(
+    server: PreparedServer,
+    profile: HostProfile,
+    version: str | None = None,
+    as_of: str | None = None,
+    context: HostContext = COMMON,
+) -> HostReport:
+    """The host's report in `context`, with an info finding for each other context the catalog names where a
+    lane's verdict differs."""
+    report = _evaluate_profile(server, in_context(profile, context), version, as_of)
+    others = [
+        (other, items, _evaluate_profile(server, in_context(profile, other), version, as_of))
+        for other, items in other_contexts(profile, context)
+    ]
+    extra = context_findings(profile, report, others)
+    return dataclasses.replace(report, findings=(*report.findings, *extra)) if extra else report
+
+
+def _evaluate_profile(
     server: PreparedServer, profile: HostProfile, version: str | None = None, as_of: str | None = None
 ) -> HostReport:
     apps = LaneBuilder(profile, version=version, as_of=as_of)
@@ -152,6 +180,24 @@ def _versions(host_versions: Mapping[str, str] | None, profiles: tuple[HostProfi
         if not isinstance(version, str) or not HOST_VERSION.match(version):
             raise InvalidInput(f"host version {version!r} for {name!r} must look like 2.0.21", value=version)
         out[catalog.get(name).id] = version  # CatalogError for a name that is not an evaluated host
+    return out
+
+
+def _contexts(
+    host_contexts: Mapping[str | None, HostContext] | None, profiles: tuple[HostProfile, ...]
+) -> dict[str, HostContext]:
+    """Host id → the context to judge it in: the one given for every host (key None), with a host's own over it."""
+    if not host_contexts:
+        return {}
+    if not isinstance(host_contexts, Mapping) or not all(isinstance(c, HostContext) for c in host_contexts.values()):
+        raise InvalidInput("host_contexts must map host names (or None) to HostContext", value=host_contexts)
+    general = host_contexts.get(None, COMMON)
+    out = {profile.id: general for profile in profiles} if not general.is_common else {}
+    catalog = Catalog(header=_SELECTION_HEADER, hosts=profiles)
+    for name, context in host_contexts.items():
+        if name is not None:
+            host_id = catalog.get(name).id  # CatalogError for a name that is not an evaluated host
+            out[host_id] = out.get(host_id, general).merged(context)
     return out
 
 

@@ -13,6 +13,7 @@ import re
 from typing import Final
 
 from hostcompat.engine.catalog_model import Fact
+from hostcompat.engine.catalog_schema import NO_LIMIT
 from hostcompat.engine.evaluate_model import (
     MAX_EVIDENCE,
     LaneBuilder,
@@ -131,7 +132,7 @@ def _protocol(server: PreparedServer, lane: LaneBuilder) -> None:
 def _tool_count(server: PreparedServer, lane: LaneBuilder) -> None:
     fact = lane.fact(MAX_TOOLS_FACT)
     names = server.requirements.tool_names
-    if fact is None or not isinstance(fact.value, int) or len(names) <= fact.value:
+    if fact is None or not isinstance(fact.value, int) or fact.value == NO_LIMIT or len(names) <= fact.value:
         return
     cap, excess = fact.value, names[fact.value :]
     lane.findings.append(
@@ -158,7 +159,7 @@ def _tool_count(server: PreparedServer, lane: LaneBuilder) -> None:
 
 def _name_length(server: PreparedServer, lane: LaneBuilder) -> None:
     limit_fact = lane.fact(NAME_LENGTH_FACT)
-    if limit_fact is None or not isinstance(limit_fact.value, int):
+    if limit_fact is None or not isinstance(limit_fact.value, int) or limit_fact.value == NO_LIMIT:
         return
     limit = limit_fact.value
     prefix_fact = lane.fact(NAME_PREFIX_FACT)

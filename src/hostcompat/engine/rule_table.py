@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from hostcompat.engine.rule_table_check import CHECK_RULE_ROWS
+from hostcompat.engine.rule_table_evidence import EVIDENCE_RULE_ROWS
 
 _SPEC: Final = "MCP Apps specification 2026-01-26 (ext-apps specification/2026-01-26/apps.mdx)"
 _DRAFT: Final = "MCP Apps draft specification, 'Metadata Location' (ext-apps specification/draft/apps.mdx)"
@@ -19,6 +20,7 @@ _MCPJAM: Final = "MCPJam host-compat engine (MCPJam/inspector sdk/src/host-compa
 _VIANT: Final = "viant/mcp-ui resource and meta packages"
 _MCP: Final = "MCP specification, tools/list"
 _CATALOG: Final = "hostcompat host catalog (hostcompat/data/hosts.json)"
+_CONTEXT: Final = "Facts limited to an OS, a registration path or a gate give this lane another verdict there."
 
 RuleRow = tuple[str, str, str, str, str, str]
 """(rule id, title, default severity, lane, description, source)."""
@@ -176,15 +178,8 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         "ignores, shows as a placeholder, or fails the whole call on.",
         "openai/codex #41280; anthropics/claude-code #53453; aaif-goose/goose #3346",
     ),
-    (
-        "SERVER-QUIRK-001",
-        "Known host bug fired by this server's results",
-        "degraded",
-        "server",
-        "A host quirk with a trigger (catalog quirks[].trigger) fires on this server's own data: a captured result "
-        "or a schema shows the construct the host breaks on.",
-        "hostcompat catalog quirks (each finding names its quirk's source)",
-    ),
+    ("APPS-CONTEXT-001", "Widgets fare differently in another host context", "info", "apps", _CONTEXT, _CATALOG),
+    ("SERVER-CONTEXT-001", "Server fares differently in another host context", "info", "server", _CONTEXT, _CATALOG),
     # --- the tool list --------------------------------------------------------------------------------------------
     (
         "TOOL-SHAPE-001",
@@ -408,15 +403,6 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         f"{_SPEC}; {_VALIDATOR}",
     ),
     (
-        "RES-BRIDGE-001",
-        "Widget sends a bridge method no spec defines",
-        "degraded",
-        "apps",
-        "The widget's code sends a ui/… JSON-RPC method that the MCP Apps spec does not define (a camelCase "
-        "ui/updateModelContext, or an early-draft name): no host answers it.",
-        f"{_SPEC}",
-    ),
-    (
         "RES-SIZE-001",
         "UI resource over the 1 MiB HTML budget",
         "info",
@@ -493,6 +479,7 @@ RULE_ROWS: Final[tuple[RuleRow, ...]] = (
         _MIGRATION,
     ),
     *CHECK_RULE_ROWS,
+    *EVIDENCE_RULE_ROWS,
 )
 
 __all__ = ["RULE_ROWS", "RuleRow"]
