@@ -8,12 +8,14 @@ What it prints, and the errors it sends clients, show the upstream's command lin
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 from collections.abc import Sequence
 
 from hostcompat.cli._command import Command
 from hostcompat.clients.proxy.config import (
+    DEFAULT_DRAIN_TIMEOUT,
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_REQUEST_TIMEOUT,
@@ -54,6 +56,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"fail a request after this long with no answer or progress (default {DEFAULT_REQUEST_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=DEFAULT_DRAIN_TIMEOUT,
+        metavar="SECONDS",
+        help="once the client closes stdin, wait this long for answers in flight before stopping the server "
+        f"(default {DEFAULT_DRAIN_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N", help=argparse.SUPPRESS
     )
     parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N", help=argparse.SUPPRESS)
@@ -87,6 +97,7 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         request_timeout=args.timeout,
         max_message_bytes=args.max_message_bytes,
         max_sessions=args.max_sessions,
+        drain_timeout=args.drain_timeout,
     )
 
 
@@ -124,7 +135,8 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         if listen is not None:
             return anyio.run(_serve_http, config, *listen, backend_options=backend_options)
-        return anyio.run(run_stdio_proxy, config, backend_options=backend_options)
+        stdio = functools.partial(run_stdio_proxy, config, handle_signals=True)
+        return anyio.run(stdio, backend_options=backend_options)
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2

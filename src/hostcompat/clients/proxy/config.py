@@ -44,6 +44,11 @@ DEFAULT_SESSION_IDLE_TIMEOUT = 30 * 60.0
 DEFAULT_MAX_PENDING = 10_000
 """The most client requests one session may have in flight at once."""
 
+DEFAULT_DRAIN_TIMEOUT = 5.0
+"""Seconds the stdio proxy still waits for answers in flight once its client has closed stdin. A host closes stdin
+to stop its server and signals it a few seconds later; what is unanswered by then gets an error, and the server
+is stopped."""
+
 EXIT_GRACE = 2.0
 """Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
 
@@ -125,14 +130,18 @@ class ProxyConfig:
     max_pending: int = DEFAULT_MAX_PENDING
     max_sessions: int = DEFAULT_MAX_SESSIONS
     session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT
+    drain_timeout: float = DEFAULT_DRAIN_TIMEOUT
 
     def __post_init__(self) -> None:
-        for name in ("request_timeout", "session_idle_timeout"):
+        for name in ("request_timeout", "session_idle_timeout", "drain_timeout"):
             value = getattr(self, name)
             if value is None and name == "session_idle_timeout":
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                raise InvalidInput(f"{name} must be a positive number of seconds", value=value)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InvalidInput(f"{name} must be a number of seconds", value=value)
+            if value < 0 or (value == 0 and name != "drain_timeout"):
+                least = "0 or more" if name == "drain_timeout" else "a positive number of"
+                raise InvalidInput(f"{name} must be {least} seconds", value=value)
         for name in ("max_message_bytes", "max_pending", "max_sessions"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -237,6 +246,7 @@ def build_rules(rule_files: Sequence[str] = (), disabled: Sequence[str] = ()) ->
 
 
 __all__ = [
+    "DEFAULT_DRAIN_TIMEOUT",
     "DEFAULT_MAX_MESSAGE_BYTES",
     "DEFAULT_MAX_PENDING",
     "DEFAULT_MAX_SESSIONS",

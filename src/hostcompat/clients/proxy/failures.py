@@ -106,6 +106,12 @@ def timeout_error(method: str, seconds: float) -> ErrorObject:
     return {"code": REQUEST_TIMEOUT, "message": message, "data": {"reason": "timeout", "seconds": seconds}}
 
 
+def undrained_error(method: str, seconds: float) -> ErrorObject:
+    """The error for a request still unanswered `seconds` after the client closed its input (the proxy stopped)."""
+    message = f"{PREFIX}no answer to {method} within {seconds:g} s of the client closing its input; the proxy stopped"
+    return {"code": REQUEST_TIMEOUT, "message": message, "data": {"reason": "closing", "seconds": seconds}}
+
+
 def overloaded_error(method: str, limit: int) -> ErrorObject:
     """The error for a request over the session's limit of requests in flight."""
     message = f"{PREFIX}{limit} requests are already in flight on this session; {method} was not sent upstream"
@@ -159,5 +165,6 @@ __all__ = [
     "oversized",
     "process_ended",
     "timeout_error",
+    "undrained_error",
     "unreadable_error",
 ]

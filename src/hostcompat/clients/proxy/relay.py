@@ -25,6 +25,7 @@ from hostcompat.clients.proxy.failures import (
     ended_error,
     overloaded_error,
     timeout_error,
+    undrained_error,
     unreadable_error,
 )
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
@@ -115,7 +116,7 @@ class ProxySession:
                 await self._pump_client(link, group)
                 self._client_gone = True
                 if self.front.drains_on_close and self.tracker.pending():
-                    await self._drained.wait()
+                    await self._drain()
                 outcome.append(None)
                 group.cancel_scope.cancel()
 
@@ -127,6 +128,15 @@ class ProxySession:
             group.start_soon(from_client)
             group.start_soon(from_server)
         return outcome[0] if outcome else None
+
+    async def _drain(self) -> None:
+        """The client closed its input: wait (briefly) for the answers in flight, then answer the rest with an error."""
+        seconds = self.config.drain_timeout
+        with anyio.move_on_after(seconds):
+            await self._drained.wait()
+        for request_id, pending in self.tracker.drain():
+            error = undrained_error(pending.method, seconds)
+            await self._answer_unanswered(request_id, error_message(request_id, error))
 
     # -- client to server ------------------------------------------------------------------------------------
 
