@@ -27,11 +27,13 @@ from hostcompat.clients.proxy.config import (
     stdio_upstream,
 )
 from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
+from hostcompat.clients.proxy.front_guard import front_guard
 from hostcompat.errors import HostCompatError, InvalidInput
 
 EXAMPLES = """examples:
   hostcompat proxy -- npx -y @modelcontextprotocol/server-everything stdio
   hostcompat proxy --listen 127.0.0.1:8000 -- python my_server.py
+  hostcompat proxy --listen 0.0.0.0:8000 --allow-origin https://app.example.com -- python my_server.py
   hostcompat proxy --upstream https://example.com/mcp --header "Authorization: Bearer TOKEN"
   hostcompat proxy --disable codex.round-annotation-priority --rules my-rules.json -- ./server
 """
@@ -46,6 +48,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header for --upstream (repeat)"
     )
     parser.add_argument("--listen", metavar="HOST:PORT", help="serve clients over streamable HTTP (path /mcp)")
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web origin (https://app.example.com, http://host:*) allowed to use the HTTP front (repeat); "
+        "required to listen beyond loopback",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a Host header the HTTP front accepts besides loopback, its address and the allowed origins' hosts",
+    )
     parser.add_argument("--rules", action="append", default=[], metavar="FILE", help="a user rule file (repeat)")
     parser.add_argument("--disable", action="append", default=[], metavar="RULE_ID", help="switch a rule off (repeat)")
     parser.add_argument(
@@ -90,6 +107,9 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         raise InvalidInput("give the server either as a command after -- or as --upstream URL", value=command)
     if args.header and not args.upstream:
         raise InvalidInput("--header goes with --upstream", value=args.header)
+    if (args.allow_origin or args.allow_host) and not args.listen:
+        given = args.allow_origin or args.allow_host
+        raise InvalidInput("--allow-origin and --allow-host go with --listen", value=given)
     upstream = http_upstream(args.upstream, args.header) if args.upstream else stdio_upstream(command)
     return ProxyConfig(
         upstream=upstream,
@@ -98,6 +118,8 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         max_message_bytes=args.max_message_bytes,
         max_sessions=args.max_sessions,
         drain_timeout=args.drain_timeout,
+        allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
     )
 
 
@@ -105,6 +127,8 @@ async def _serve_http(config: ProxyConfig, host: str, port: int) -> int:
     from hostcompat.clients.proxy.serve import HttpProxyServer, bind
 
     server = HttpProxyServer(config, bind(host, port), stderr=getattr(sys.stderr, "buffer", None))
+    if server.warning is not None:
+        sys.stderr.write(f"hostcompat proxy: {server.warning}\n")
     sys.stderr.write(f"hostcompat proxy: serving {server.url} (upstream: {config.upstream.describe()})\n")
     sys.stderr.flush()
     await server.serve(handle_signals=True)
@@ -121,6 +145,8 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
         listen = parse_listen(args.listen) if args.listen else None
+        if listen is not None:  # an HTTP front beyond loopback without allowed origins is refused before it binds
+            front_guard(*listen, config.allowed_origins, config.allowed_hosts)
         backend_options = loop_options(args.loop, uvloop_installed=uvloop_available())
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")

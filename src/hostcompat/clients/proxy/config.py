@@ -131,6 +131,10 @@ class ProxyConfig:
     max_sessions: int = DEFAULT_MAX_SESSIONS
     session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT
     drain_timeout: float = DEFAULT_DRAIN_TIMEOUT
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins (`https://app.example.com`, `http://host:*`) allowed to reach the HTTP front, besides its own."""
+    allowed_hosts: tuple[str, ...] = ()
+    """`Host` header values the HTTP front accepts besides loopback, its address and the allowed origins' hosts."""
 
     def __post_init__(self) -> None:
         for name in ("request_timeout", "session_idle_timeout", "drain_timeout"):
@@ -146,6 +150,10 @@ class ProxyConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise InvalidInput(f"{name} must be a positive integer", value=value)
+        for name in ("allowed_origins", "allowed_hosts"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
+                raise InvalidInput(f"{name} must be a tuple of strings", value=value)
         if not isinstance(self.upstream, (StdioUpstream, HttpUpstream)):
             raise InvalidInput("upstream must be a StdioUpstream or an HttpUpstream", value=self.upstream)
 

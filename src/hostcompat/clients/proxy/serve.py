@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import anyio
 from anyio.abc import TaskStatus
 
-from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream, is_loopback
+from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd
+from hostcompat.clients.proxy.front_guard import exposure_warning, front_guard
 from hostcompat.clients.proxy.pipe_relay import PipeProxy
 from hostcompat.clients.proxy.pipes import is_pipe
 from hostcompat.errors import InvalidInput
@@ -142,6 +143,9 @@ def _server_class() -> type[Any]:
 class HttpProxyServer:
     """The proxy's HTTP front on a bound socket: `url` is where clients connect, `stop()` ends it.
 
+    Every request's Host and Origin are checked, wherever the socket listens; beyond loopback the config must list
+    the allowed origins (`InvalidInput` otherwise), and `warning` says so for the operator.
+
     uvicorn's own signal handling is switched off: on SIGINT or SIGTERM (when `serve(handle_signals=True)` runs in
     the main thread) the proxy closes every session and stops its upstreams before it stops listening.
     """
@@ -156,14 +160,16 @@ class HttpProxyServer:
     ) -> None:
         import uvicorn
 
-        from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
+        from hostcompat.clients.proxy.front_http import ProxyHttpApp
 
         self.sock = sock
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{port}{MCP_PATH}"
-        security = loopback_security(port) if is_loopback(host) else None
-        self.app = ProxyHttpApp(config, security=security, stderr=stderr, upstream=upstream)
+        guard = front_guard(host, port, config.allowed_origins, config.allowed_hosts)
+        self.warning = exposure_warning(host, port, config.allowed_origins)
+        """A warning to show when the front listens beyond loopback (None on loopback)."""
+        self.app = ProxyHttpApp(config, guard=guard, stderr=stderr, upstream=upstream)
         settings = uvicorn.Config(
             self.app.asgi,
             lifespan="off",
@@ -202,8 +208,17 @@ async def http_proxy(
     stderr: BinaryIO | None = None,
     upstream: UpstreamOpener | None = None,
 ) -> AsyncIterator[HttpProxyServer]:
-    """An HTTP proxy serving in the background while inside (for tests and embedding)."""
-    server = HttpProxyServer(config, bind(host, port), stderr=stderr, upstream=upstream)
+    """An HTTP proxy serving in the background while inside (for tests and embedding).
+
+    Raises:
+        InvalidInput: the address cannot be bound, or it is beyond loopback and no origin is allowed.
+    """
+    sock = bind(host, port)
+    try:
+        server = HttpProxyServer(config, sock, stderr=stderr, upstream=upstream)
+    except BaseException:
+        sock.close()
+        raise
     async with anyio.create_task_group() as group:
         group.start_soon(server.serve)
         try:
