@@ -16,9 +16,12 @@ from collections.abc import Sequence
 from hostcompat.cli._command import Command
 from hostcompat.clients.proxy.config import (
     DEFAULT_DRAIN_TIMEOUT,
+    DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    DEFAULT_UPSTREAM_MEMORY,
     HttpUpstream,
     ProxyConfig,
     build_rules,
@@ -29,6 +32,8 @@ from hostcompat.clients.proxy.config import (
 from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
 from hostcompat.clients.proxy.front_guard import front_guard
 from hostcompat.errors import HostCompatError, InvalidInput
+
+MIB = 1024 * 1024
 
 EXAMPLES = """examples:
   hostcompat proxy -- npx -y @modelcontextprotocol/server-everything stdio
@@ -83,7 +88,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N", help=argparse.SUPPRESS
     )
-    parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"HTTP front: the most sessions at once, each with its own server (default {DEFAULT_MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--session-idle",
+        type=float,
+        default=DEFAULT_SESSION_IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help="HTTP front: close a session (and stop its server) after this long with no request in flight "
+        f"(default {DEFAULT_SESSION_IDLE_TIMEOUT:g}; a client that sends nothing after initialize: "
+        f"{DEFAULT_HANDSHAKE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--session-memory",
+        type=int,
+        default=DEFAULT_UPSTREAM_MEMORY // MIB,
+        metavar="MIB",
+        help="the data-segment limit of each server process the proxy starts, in MiB, on Linux "
+        f"(default {DEFAULT_UPSTREAM_MEMORY // MIB}; 0: no limit)",
+    )
     parser.add_argument(
         "--loop",
         choices=LOOP_CHOICES,
@@ -117,6 +145,8 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         request_timeout=args.timeout,
         max_message_bytes=args.max_message_bytes,
         max_sessions=args.max_sessions,
+        session_idle_timeout=args.session_idle,
+        upstream_memory=args.session_memory * MIB if args.session_memory else None,
         drain_timeout=args.drain_timeout,
         allowed_origins=tuple(args.allow_origin),
         allowed_hosts=tuple(args.allow_host),

@@ -6,7 +6,8 @@ Run as `python hostile_server.py [options]`:
   --pids FILE        write "<own pid> <child pid>" to FILE once ready
   --starts FILE      append a line to FILE on every start (to count how often a proxy started it)
 
-tools/call names: `pids` answers both pids; `hang` never answers; `bad-utf8` answers with bytes that are not UTF-8;
+tools/call names: `pids` answers both pids; `hang` never answers; `hog` allocates `arguments.mib` MiB (and dies of
+a MemoryError past a memory limit); `bad-utf8` answers with bytes that are not UTF-8;
 `deep` answers with a result nested `arguments.depth` levels deep (a notification first when `notify` is set).
 """
 
@@ -44,6 +45,9 @@ def call_tool(request_id: Any, name: str, arguments: dict[str, Any], pids: str) 
         answer(request_id, {"content": [{"type": "text", "text": pids}]})
     elif name == "hang":
         pass
+    elif name == "hog":
+        held = bytearray(int(arguments.get("mib", 512)) * 1024 * 1024)  # MemoryError past a memory limit
+        answer(request_id, {"content": [{"type": "text", "text": f"holding {len(held)} bytes"}]})
     elif name == "bad-utf8":
         head = b'{"jsonrpc": "2.0", "id": ' + json.dumps(request_id).encode()
         send_bytes(head + b', "result": {"content": [{"type": "text", "text": "caf\xe9 \xff\xfe"}]}}')

@@ -53,10 +53,12 @@ async def _reply(send: Send, status: int, code: int | None, message: str, data: 
 
 @dataclass
 class _Session:
-    """One front session: its transport and how many GET streams the client holds open on it."""
+    """One front session: its transport, how many GET streams the client holds open on it, and how many requests
+    it sent after the `initialize` that opened it."""
 
     transport: StreamableHTTPServerTransport
     open_streams: int = 0
+    requests: int = 0
 
 
 class ProxyHttpApp:
@@ -140,6 +142,7 @@ class ProxyHttpApp:
             await _reply(send, 404, INVALID_REQUEST, "Session not found")
             return
         is_stream = scope["method"] == "GET"
+        session.requests += 1
         session.open_streams += is_stream
         try:
             await session.transport.handle_request(scope, receive, send)
@@ -175,6 +178,19 @@ class ProxyHttpApp:
         finally:
             if not status or status[0] >= 400:
                 await self._discard(session_id, session)
+        if session_id in self._sessions:
+            self._group.start_soon(self._close_if_abandoned, session_id, session)
+
+    async def _close_if_abandoned(self, session_id: str, session: _Session) -> None:
+        """Close a session whose client sent nothing after `initialize` (a client that meant to use it sends
+        `notifications/initialized` at once); it would otherwise hold a server until the idle timeout."""
+        wait = self.config.handshake_timeout
+        if self.config.session_idle_timeout is not None:
+            wait = min(wait, self.config.session_idle_timeout)
+        await anyio.sleep(wait)
+        if not session.requests and self._sessions.get(session_id) is session:
+            logger.info("session %s closed: nothing came after initialize within %g s", session_id, wait)
+            await self._discard(session_id, session)
 
     async def _run(self, session_id: str, session: _Session, *, task_status: TaskStatus[None]) -> None:
         try:

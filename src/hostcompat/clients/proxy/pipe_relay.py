@@ -108,7 +108,7 @@ class PipeProxy:
         process: subprocess.Popen[bytes] | None = None
         try:
             try:
-                process = start_server(self.upstream)
+                process = start_server(self.upstream, self.config.upstream_memory)
             except OSError as error:
                 return await self._refuse(describe_failure(self.config, error))
             return await self._relay(process)

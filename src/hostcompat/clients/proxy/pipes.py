@@ -18,7 +18,7 @@ from contextlib import suppress
 import anyio
 
 from hostcompat.clients.proxy.config import StdioUpstream
-from hostcompat.clients.proxy.processes import end_group
+from hostcompat.clients.proxy.processes import end_group, limit_memory
 
 HIGH_WATER = 1 << 20
 """Bytes waiting for a slow reader past which the relay stops reading the side that feeds it."""
@@ -125,10 +125,11 @@ class Outbox:
             os.set_blocking(self._fd, self._restore)
 
 
-def start_server(target: StdioUpstream) -> subprocess.Popen[bytes]:
+def start_server(target: StdioUpstream, max_memory: int | None = None) -> subprocess.Popen[bytes]:
     """Start the upstream server in a session of its own, with its stdin, stdout and stderr piped to us.
 
-    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly.
+    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly;
+    `max_memory` caps its data segment and that of what it starts (`limit_memory`).
 
     Raises:
         OSError: the command cannot be started.
@@ -143,6 +144,7 @@ def start_server(target: StdioUpstream) -> subprocess.Popen[bytes]:
         start_new_session=True,
         bufsize=0,
     )
+    limit_memory(process.pid, max_memory)
     for pipe in (process.stdout, process.stderr):
         assert pipe is not None  # all three are piped
         os.set_blocking(pipe.fileno(), False)

@@ -55,7 +55,9 @@ def open_upstream(
     if isinstance(target, StdioUpstream):
         from hostcompat.clients.proxy.upstream_stdio import open_stdio_upstream
 
-        return open_stdio_upstream(target, config.max_message_bytes, stderr=stderr, hurry=hurry)
+        return open_stdio_upstream(
+            target, config.max_message_bytes, stderr=stderr, hurry=hurry, max_memory=config.upstream_memory
+        )
     return open_http_upstream(target, config.max_message_bytes)
 
 
