@@ -29,6 +29,7 @@ from hostcompat.clients.proxy.failures import (
     timeout_error,
     undrained_error,
     unreadable_error,
+    unreadable_reply_error,
 )
 from hostcompat.clients.proxy.frames import (
     ERROR,
@@ -52,6 +53,7 @@ from hostcompat.clients.proxy.tracker import (
     RequestId,
     SessionTracker,
 )
+from hostcompat.clients.proxy.unreadable import unreadable_reply
 from hostcompat.errors import HostCompatError, InvalidInput
 
 logger = logging.getLogger(__name__)
@@ -344,6 +346,7 @@ class PipeProxy:
         frame = read_frame(line)
         if isinstance(frame, HostCompatError):
             logger.warning("unreadable message from the upstream server: %s", frame)
+            self._answer_unreadable(line, frame.message.split(":", 1)[0])  # the reason, without the line itself
             return
         kind = frame.kind
         if kind == RESULT:
@@ -373,6 +376,15 @@ class PipeProxy:
                 self._flush()
             if frame.method == PROGRESS_METHOD and kind == NOTIFICATION:
                 self._renew(frame)
+
+    def _answer_unreadable(self, line: bytes, problem: str) -> None:
+        """An unreadable line that answers a request in flight: answer that request with an error now."""
+        reply = unreadable_reply(line, problem)
+        pending = None if reply is None else self.tracker.server_error(reply.id)
+        if reply is None or pending is None:
+            return
+        self._to_client.append(error_line(reply.id, unreadable_reply_error(pending.method, reply.problem)))
+        self._settle(reply.id)
 
     def _renew(self, progress: Frame) -> None:
         related = self.tracker.related_request(PROGRESS_METHOD, progress.body.get("params"), standalone_stream=True)

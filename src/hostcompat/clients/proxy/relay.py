@@ -27,6 +27,7 @@ from hostcompat.clients.proxy.failures import (
     timeout_error,
     undrained_error,
     unreadable_error,
+    unreadable_reply_error,
 )
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
 from hostcompat.clients.proxy.tracker import (
@@ -36,6 +37,7 @@ from hostcompat.clients.proxy.tracker import (
     RequestId,
     SessionTracker,
 )
+from hostcompat.clients.proxy.unreadable import UnreadableMessage, UnreadableReply
 from hostcompat.clients.proxy.upstream import open_upstream
 from hostcompat.clients.proxy.wire import error_message, notification, to_client, to_server
 
@@ -210,8 +212,18 @@ class ProxySession:
                 return
             if isinstance(item, Exception):
                 logger.warning("unreadable message from the upstream server: %s", item)
+                if isinstance(item, UnreadableMessage) and item.reply is not None:
+                    await self._unreadable_reply(item.reply)
                 continue
             await self._server_message(item.message)
+
+    async def _unreadable_reply(self, reply: UnreadableReply) -> None:
+        """The answer to a request in flight could not be read: answer that request with an error now."""
+        pending = self.tracker.server_error(reply.id)
+        if pending is None:
+            return
+        await self._to_client(error_message(reply.id, unreadable_reply_error(pending.method, reply.problem)))
+        self._settle(reply.id)
 
     async def _server_message(self, message: JSONRPCMessage) -> None:
         if isinstance(message, JSONRPCResponse):
