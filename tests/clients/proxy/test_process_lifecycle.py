@@ -84,6 +84,8 @@ def test_a_signal_to_the_stdio_proxy_stops_a_server_that_ignores_sigterm_and_its
             proxy.stdin.flush()
             assert json.loads(proxy.stdout.readline())["id"] == 1  # the session is up; the host keeps stdin open
             proxy.send_signal(signum)
+            time.sleep(0.3)
+            proxy.send_signal(signum)  # an impatient host signals twice: the second must not cut the cleanup short
             assert proxy.wait(timeout=60) == 128 + signum
             assert gone_within(pids, 10), [pid for pid in pids if alive(pid)]
         finally:

@@ -64,10 +64,12 @@ async def run_stdio_proxy(
     hurry = anyio.Event()
     received: list[int] = []
     end: UpstreamEnd | None = None
+    relaying = anyio.CancelScope()
     async with anyio.create_task_group() as group:
-        if handle_signals:
-            await group.start(_stop_on_signal, group.cancel_scope, hurry, received)
-        end = await _relay(config, stdin, stdout, upstream, hurry)
+        if handle_signals:  # the handlers stay in place until the upstream is stopped: a second signal is absorbed
+            await group.start(_stop_on_signal, relaying, hurry, received)
+        with relaying:
+            end = await _relay(config, stdin, stdout, upstream, hurry)
         group.cancel_scope.cancel()
     if received:
         return 128 + received[0]
@@ -102,10 +104,10 @@ async def _stop_on_signal(
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         task_status.started()
         async for signum in signals:
-            received.append(signum)
-            hurry.set()
-            scope.cancel()
-            return
+            if not received:
+                received.append(signum)
+                hurry.set()
+                scope.cancel()
 
 
 def bind(host: str, port: int) -> socket.socket:
