@@ -121,6 +121,16 @@ async def test_invalid_utf8_is_replaced_and_reported() -> None:
     assert process_gone(pid_of(snapshot))
 
 
+async def test_a_reply_nested_too_deeply_is_named_as_such_and_fails_its_request_at_once() -> None:
+    limits = replace(TIGHT, step_timeout=30.0, total_timeout=60.0)
+    snapshot = await capture(hostile("deep_nesting"), limits=limits)
+    (deep,) = snapshot.events_with("PROBE-NESTING-TOO-DEEP")
+    assert "nesting is too deep" in deep.message
+    assert not {"PROBE-GARBAGE-OUTPUT", "PROBE-TIMEOUT-TOOLS-LIST", "PROBE-ERROR-RESPONSE"} & codes(snapshot)
+    assert snapshot.is_unknown("tools")
+    assert process_gone(pid_of(snapshot))
+
+
 async def test_garbage_on_stdout_is_counted_and_the_real_answers_still_arrive() -> None:
     snapshot = await capture(hostile("garbage_stdout"), limits=TIGHT)
     assert [tool["name"] for tool in snapshot.tools] == ["survivor"]

@@ -8,15 +8,20 @@ What it prints, and the errors it sends clients, show the upstream's command lin
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 from collections.abc import Sequence
 
 from hostcompat.cli._command import Command
 from hostcompat.clients.proxy.config import (
+    DEFAULT_DRAIN_TIMEOUT,
+    DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    DEFAULT_UPSTREAM_MEMORY,
     HttpUpstream,
     ProxyConfig,
     build_rules,
@@ -25,11 +30,15 @@ from hostcompat.clients.proxy.config import (
     stdio_upstream,
 )
 from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
+from hostcompat.clients.proxy.front_guard import front_guard
 from hostcompat.errors import HostCompatError, InvalidInput
+
+MIB = 1024 * 1024
 
 EXAMPLES = """examples:
   hostcompat proxy -- npx -y @modelcontextprotocol/server-everything stdio
   hostcompat proxy --listen 127.0.0.1:8000 -- python my_server.py
+  hostcompat proxy --listen 0.0.0.0:8000 --allow-origin https://app.example.com -- python my_server.py
   hostcompat proxy --upstream https://example.com/mcp --header "Authorization: Bearer TOKEN"
   hostcompat proxy --disable codex.round-annotation-priority --rules my-rules.json -- ./server
 """
@@ -44,6 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header for --upstream (repeat)"
     )
     parser.add_argument("--listen", metavar="HOST:PORT", help="serve clients over streamable HTTP (path /mcp)")
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web origin (https://app.example.com, http://host:*) allowed to use the HTTP front (repeat); "
+        "required to listen beyond loopback",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a Host header the HTTP front accepts besides loopback, its address and the allowed origins' hosts",
+    )
     parser.add_argument("--rules", action="append", default=[], metavar="FILE", help="a user rule file (repeat)")
     parser.add_argument("--disable", action="append", default=[], metavar="RULE_ID", help="switch a rule off (repeat)")
     parser.add_argument(
@@ -54,9 +78,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"fail a request after this long with no answer or progress (default {DEFAULT_REQUEST_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=DEFAULT_DRAIN_TIMEOUT,
+        metavar="SECONDS",
+        help="once the client closes stdin, wait this long for answers in flight before stopping the server "
+        f"(default {DEFAULT_DRAIN_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N", help=argparse.SUPPRESS
     )
-    parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"HTTP front: the most sessions at once, each with its own server (default {DEFAULT_MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--session-idle",
+        type=float,
+        default=DEFAULT_SESSION_IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help="HTTP front: close a session (and stop its server) after this long with no request in flight "
+        f"(default {DEFAULT_SESSION_IDLE_TIMEOUT:g}; a client that sends nothing after initialize: "
+        f"{DEFAULT_HANDSHAKE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--session-memory",
+        type=int,
+        default=DEFAULT_UPSTREAM_MEMORY // MIB,
+        metavar="MIB",
+        help="the data-segment limit of each server process the proxy starts, in MiB, on Linux "
+        f"(default {DEFAULT_UPSTREAM_MEMORY // MIB}; 0: no limit)",
+    )
     parser.add_argument(
         "--loop",
         choices=LOOP_CHOICES,
@@ -80,6 +135,9 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         raise InvalidInput("give the server either as a command after -- or as --upstream URL", value=command)
     if args.header and not args.upstream:
         raise InvalidInput("--header goes with --upstream", value=args.header)
+    if (args.allow_origin or args.allow_host) and not args.listen:
+        given = args.allow_origin or args.allow_host
+        raise InvalidInput("--allow-origin and --allow-host go with --listen", value=given)
     upstream = http_upstream(args.upstream, args.header) if args.upstream else stdio_upstream(command)
     return ProxyConfig(
         upstream=upstream,
@@ -87,6 +145,11 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         request_timeout=args.timeout,
         max_message_bytes=args.max_message_bytes,
         max_sessions=args.max_sessions,
+        session_idle_timeout=args.session_idle,
+        upstream_memory=args.session_memory * MIB if args.session_memory else None,
+        drain_timeout=args.drain_timeout,
+        allowed_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allow_host),
     )
 
 
@@ -94,6 +157,8 @@ async def _serve_http(config: ProxyConfig, host: str, port: int) -> int:
     from hostcompat.clients.proxy.serve import HttpProxyServer, bind
 
     server = HttpProxyServer(config, bind(host, port), stderr=getattr(sys.stderr, "buffer", None))
+    if server.warning is not None:
+        sys.stderr.write(f"hostcompat proxy: {server.warning}\n")
     sys.stderr.write(f"hostcompat proxy: serving {server.url} (upstream: {config.upstream.describe()})\n")
     sys.stderr.flush()
     await server.serve(handle_signals=True)
@@ -110,6 +175,8 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         config = build_config(args)
         listen = parse_listen(args.listen) if args.listen else None
+        if listen is not None:  # an HTTP front beyond loopback without allowed origins is refused before it binds
+            front_guard(*listen, config.allowed_origins, config.allowed_hosts)
         backend_options = loop_options(args.loop, uvloop_installed=uvloop_available())
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
@@ -124,7 +191,8 @@ def run_proxy(args: argparse.Namespace) -> int:
     try:
         if listen is not None:
             return anyio.run(_serve_http, config, *listen, backend_options=backend_options)
-        return anyio.run(run_stdio_proxy, config, backend_options=backend_options)
+        stdio = functools.partial(run_stdio_proxy, config, handle_signals=True)
+        return anyio.run(stdio, backend_options=backend_options)
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2

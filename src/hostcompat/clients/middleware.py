@@ -3,12 +3,15 @@
 The SDK edge of `hostcompat.clients`: it finds out which client a request comes from (the `initialize`
 handshake or, in the 2026-07-28 era, the request's `_meta`), keeps that connection's rename map, and runs
 the pure core over the wire dicts. What the server returned is never mutated (the core is copy-on-write).
+A call to a renamed tool this process never listed (a stateless request on another replica, after a restart, or
+after the client's map was forgotten) lists the server's tools again, through the same chain, to route it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
@@ -24,6 +27,7 @@ from hostcompat.clients._ops import REQUEST_METHODS, RESULT_METHODS
 from hostcompat.clients.detect import ClientIdentity, detect_client
 from hostcompat.clients.rewrite import (
     EMPTY_SESSION,
+    MAX_REMEMBERED_RENAMES,
     RequestRewrite,
     Rewrite,
     SessionProfile,
@@ -43,6 +47,12 @@ DISABLED_VALUE = "off"
 
 MAX_STATELESS_CLIENTS = 256
 """How many 2026-07-28 client identities keep a rename map (least recently used are forgotten first)."""
+
+RELIST_PAGES = 100
+"""The most tools/list pages read to route a call to a tool this process never listed for its client."""
+
+RELIST_INTERVAL = 5.0
+"""Seconds between such listings for one client (a call to a name that exists nowhere must not list every time)."""
 
 REWRITTEN_METHODS = RESULT_METHODS | REQUEST_METHODS
 """The methods the middleware acts on; every other message passes straight through."""
@@ -64,11 +74,19 @@ class RewriteSession:
     Mutable on purpose (it is the per-connection slot); the values it holds are immutable.
     """
 
-    __slots__ = ("profile", "state")
+    __slots__ = ("listed_at", "profile", "seen", "state")
 
     def __init__(self, profile: SessionProfile, state: SessionState = EMPTY_SESSION) -> None:
         self.profile = profile
         self.state = state
+        self.seen: set[str] = set()
+        """Tool names this client was shown (renamed or not), so a call to one of them needs no new listing."""
+        self.listed_at: float | None = None
+        """When a call last made the middleware list the tools for this client (monotonic seconds)."""
+
+    def knows_tool(self, name: str) -> bool:
+        """Whether a tools/call for `name` can be routed without listing the tools again."""
+        return not self.profile.renames_tools or name in self.state.tool_names or name in self.seen
 
     @property
     def active(self) -> bool:
@@ -83,9 +101,22 @@ class RewriteSession:
         """Apply the session's rules to a wire result and remember the renames it handed out."""
         rewritten = rewrite_result(method, result, self.profile, self.state)
         self.state = rewritten.state
+        if method == "tools/list" and self.profile.renames_tools:
+            self._see(rewritten.result)
         if rewritten.applied:
             logger.debug("client rules %s rewrote %s for %s", rewritten.applied, method, self.profile.identity)
         return rewritten
+
+    def _see(self, listing: Any) -> None:
+        tools = listing.get("tools") if isinstance(listing, Mapping) else None
+        if not isinstance(tools, list):
+            return
+        if len(self.seen) + len(tools) > MAX_REMEMBERED_RENAMES:
+            self.seen.clear()
+        for tool in tools[:MAX_REMEMBERED_RENAMES]:
+            name = tool.get("name") if isinstance(tool, Mapping) else None
+            if isinstance(name, str):
+                self.seen.add(name)
 
 
 def _identity_from_handshake(client_params: InitializeRequestParams) -> ClientIdentity | None:
@@ -131,10 +162,15 @@ class ClientSessions:
     ) -> RewriteSession | None:
         """The session a request belongs to, or None when the client has not said who it is.
 
-        A client info of the wrong shape counts as no client info (the request is served unchanged).
+        The client is the one the request's `_meta` names in the 2026-07-28 era, and the one that sent the
+        connection's `initialize` before it; a handshake-era request with no `initialize` behind it (a stateless
+        server) is identified by its `_meta` too. A client info of the wrong shape counts as no client info (the
+        request is served unchanged).
         """
         try:
-            if protocol_version in MODERN_PROTOCOL_VERSIONS:
+            if protocol_version in MODERN_PROTOCOL_VERSIONS or client_params is None:
+                # every 2026-07-28 request names its client; so may a request on a stateless handshake-era server,
+                # which keeps no initialize to remember the client by
                 return self._stateless_session(request_meta)
             return self._connection_session(client_params)
         except InvalidInput as error:
@@ -209,6 +245,9 @@ class ClientCompatMiddleware:
         if session is None or not session.active:
             return await call_next(ctx)
         if ctx.method in REQUEST_METHODS:
+            name = ctx.params.get("name") if isinstance(ctx.params, Mapping) else None
+            if ctx.method == "tools/call" and isinstance(name, str) and not session.knows_tool(name):
+                await _relist(ctx, call_next, session)
             routed = session.rewrite_request(ctx.method, ctx.params)
             if routed.params is not ctx.params:
                 ctx = replace(ctx, params=routed.params)
@@ -217,6 +256,31 @@ class ClientCompatMiddleware:
             return result
         rewritten: HandlerResult = session.rewrite_result(ctx.method, result).result
         return rewritten
+
+
+async def _relist(ctx: ServerRequestContext[Any, Any], call_next: CallNext, session: RewriteSession) -> None:
+    """List the server's tools for this client through the rest of the chain, so the renames it would be shown are
+    known again (at most every `RELIST_INTERVAL` seconds per client, at most `RELIST_PAGES` pages)."""
+    now = time.monotonic()
+    if session.listed_at is not None and now - session.listed_at < RELIST_INTERVAL:
+        return
+    session.listed_at = now
+    meta = _request_meta(ctx.params)
+    base: dict[str, Any] = {} if meta is None else {"_meta": {k: v for k, v in meta.items() if k != "progressToken"}}
+    params = base
+    for _ in range(RELIST_PAGES):
+        try:
+            listing = await call_next(replace(ctx, method="tools/list", params=params))
+        except Exception:  # the call goes on unrouted; the server answers it as it would have
+            logger.debug("could not list the tools to route a call", exc_info=True)
+            return
+        if not isinstance(listing, Mapping):
+            return
+        session.rewrite_result("tools/list", listing)
+        cursor = listing.get("nextCursor")
+        if not isinstance(cursor, str):
+            return
+        params = {**base, "cursor": cursor}
 
 
 def install(
@@ -251,6 +315,8 @@ __all__ = [
     "DISABLED_VALUE",
     "ENVIRONMENT_VARIABLE",
     "MAX_STATELESS_CLIENTS",
+    "RELIST_INTERVAL",
+    "RELIST_PAGES",
     "REWRITTEN_METHODS",
     "ClientCompatMiddleware",
     "ClientSessions",

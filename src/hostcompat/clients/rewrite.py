@@ -51,6 +51,11 @@ class SessionProfile:
         """Result method -> the rules that act on its results (filled in on first use; a speed-up only)."""
         return {}
 
+    @property
+    def renames_tools(self) -> bool:
+        """Whether a rule of this profile renames tools (so a tools/call may need routing back)."""
+        return bool(self._result_plan("tools/list").renames)
+
     def _result_plan(self, method: str) -> _ResultPlan:
         plans = self._result_plans
         plan = plans.get(method)

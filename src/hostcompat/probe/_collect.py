@@ -29,6 +29,7 @@ from hostcompat.probe.events import (
     MALFORMED_RESULT,
     MESSAGE_TOO_LARGE,
     METHOD_NOT_FOUND,
+    NESTING_TOO_DEEP,
     PAGE_CAP,
     RESOURCE_TRUNCATED,
     UI_RESOURCE_CAP,
@@ -132,6 +133,8 @@ def _timed_out(method: Step, wire: Wire) -> Reply:
 def _failed(error: MCPError, method: Step, wire: Wire) -> Reply:
     if wire.was_dropped(method):
         return Reply(None, problem={"probe": MESSAGE_TOO_LARGE, "message": "the reply was over the limit"})
+    if wire.was_too_deep(method):
+        return Reply(None, problem={"probe": NESTING_TOO_DEEP, "message": "the reply's nesting is too deep to read"})
     if wire.closed:
         return Reply(None, fatal=True, problem={"probe": CONNECTION_CLOSED, "message": "connection closed"})
     if error.code == types.REQUEST_TIMEOUT:

@@ -32,6 +32,7 @@ from hostcompat.probe.events import (
     GARBAGE_OUTPUT,
     INVALID_UTF8,
     MESSAGE_TOO_LARGE,
+    NESTING_TOO_DEEP,
     SHUTDOWN_ABANDONED,
     SHUTDOWN_KILLED,
     SHUTDOWN_TERMINATED,
@@ -99,7 +100,7 @@ class _StdoutDecoder:
             self._buffer = bytearray()
             await self._fail_waiting_request(head)
 
-    async def _fail_waiting_request(self, head: bytes) -> None:
+    async def _fail_waiting_request(self, head: bytes, *, too_deep: bool = False) -> None:
         if b'"method"' in head and b'"result"' not in head and b'"error"' not in head:
             return  # an oversized notification or request: nobody waits for it
         pending = self._wire.pending_ids()
@@ -107,9 +108,10 @@ class _StdoutDecoder:
         if found is not None:
             matching = [request_id for request_id in pending if str(request_id).encode() == found.group(1).strip(b'"')]
             pending = matching or pending
+        why = "reply nested too deeply to read" if too_deep else f"reply over the {self._limit}-byte limit dropped"
         for request_id in pending:
-            self._wire.dropped.add(request_id)
-            error = ErrorData(code=DROPPED_MESSAGE_CODE, message=f"reply over the {self._limit}-byte limit dropped")
+            (self._wire.too_deep if too_deep else self._wire.dropped).add(request_id)
+            error = ErrorData(code=DROPPED_MESSAGE_CODE, message=why)
             await self._send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
 
     async def _end_line(self) -> None:
@@ -148,7 +150,17 @@ class _StdoutDecoder:
             text = self._cut_lists(text)
         try:
             message = jsonrpc_message_adapter.validate_json(text, by_name=False)
-        except ValueError:
+        except ValueError as error:
+            if "recursion limit" in str(error):  # JSON, and maybe the very answer a request waits for
+                self._wire.event(
+                    NESTING_TOO_DEEP,
+                    "error",
+                    "the server sent a message whose nesting is too deep to read (past the JSON parser's recursion "
+                    "limit); it was dropped and the request waiting for it failed",
+                    {"sample": sample(line[:_HEAD_BYTES])},
+                )
+                await self._fail_waiting_request(line[:_HEAD_BYTES], too_deep=True)
+                return
             self._garbage += 1
             if not self._garbage_sample:
                 self._garbage_sample = sample(line)

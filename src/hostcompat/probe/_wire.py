@@ -63,6 +63,8 @@ class Wire:
         """Ids of requests whose reply a transport dropped as too large."""
         self.cut: set[RequestId] = set()
         """Ids of requests whose reply listed more items than the probe keeps, and was cut while it was parsed."""
+        self.too_deep: set[RequestId] = set()
+        """Ids of requests whose reply was nested too deeply to read."""
 
     # --- events --------------------------------------------------------------------------------------------------
 
@@ -137,6 +139,10 @@ class Wire:
     def was_cut(self, method: str) -> bool:
         """True when the reply to the last `method` request had its lists cut to `max_items` while parsed."""
         return method in self._last_id and self._last_id[method] in self.cut
+
+    def was_too_deep(self, method: str) -> bool:
+        """True when the reply to the last `method` request was nested too deeply to read."""
+        return method in self._last_id and self._last_id[method] in self.too_deep
 
     def take_result(self, method: str) -> dict[str, Any] | None:
         """The raw result of the last answered `method` request, once (or `None` if it was not a result)."""

@@ -79,6 +79,8 @@ INVALID_UTF8: Final = "PROBE-INVALID-UTF8"
 """The server wrote bytes that are not UTF-8; they were replaced with U+FFFD."""
 GARBAGE_OUTPUT: Final = "PROBE-GARBAGE-OUTPUT"
 """The server wrote lines that are not JSON-RPC messages on its protocol stream."""
+NESTING_TOO_DEEP: Final = "PROBE-NESTING-TOO-DEEP"
+"""The server sent a message nested past the JSON parser's recursion limit; the request it answered failed."""
 CONNECTION_CLOSED: Final = "PROBE-CONNECTION-CLOSED"
 """The connection ended before the probe did."""
 SERVER_EXITED: Final = "PROBE-SERVER-EXITED"
@@ -203,6 +205,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MESSAGE_TOO_LARGE",
     "METHOD_NOT_FOUND",
+    "NESTING_TOO_DEEP",
     "PAGE_CAP",
     "ProbeEvent",
     "RESOURCE_TRUNCATED",

@@ -38,11 +38,24 @@ DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_SESSIONS = 64
 """The most front sessions served at once by the HTTP front (each one has its own upstream)."""
 
-DEFAULT_SESSION_IDLE_TIMEOUT = 30 * 60.0
-"""Seconds an HTTP front session may go without any request in flight before it is closed."""
+DEFAULT_SESSION_IDLE_TIMEOUT = 5 * 60.0
+"""Seconds an HTTP front session may go without any request in flight before it is closed (an open GET stream is a
+request in flight: a client that listens for notifications keeps its session)."""
+
+DEFAULT_HANDSHAKE_TIMEOUT = 30.0
+"""Seconds an HTTP front session may wait for its client's next request after `initialize` (a client sends
+`notifications/initialized` at once) before it is closed as abandoned; never longer than the idle timeout."""
+
+DEFAULT_UPSTREAM_MEMORY = 4 * 1024 * 1024 * 1024
+"""Bytes of data segment (heap and private memory) each server process the proxy starts may use (Linux)."""
 
 DEFAULT_MAX_PENDING = 10_000
 """The most client requests one session may have in flight at once."""
+
+DEFAULT_DRAIN_TIMEOUT = 5.0
+"""Seconds the stdio proxy still waits for answers in flight once its client has closed stdin. A host closes stdin
+to stop its server and signals it a few seconds later; what is unanswered by then gets an error, and the server
+is stopped."""
 
 EXIT_GRACE = 2.0
 """Seconds a server gets to exit after its stdin closes (and to be reaped after its stdout closes)."""
@@ -125,18 +138,35 @@ class ProxyConfig:
     max_pending: int = DEFAULT_MAX_PENDING
     max_sessions: int = DEFAULT_MAX_SESSIONS
     session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT
+    drain_timeout: float = DEFAULT_DRAIN_TIMEOUT
+    handshake_timeout: float = DEFAULT_HANDSHAKE_TIMEOUT
+    upstream_memory: int | None = DEFAULT_UPSTREAM_MEMORY
+    """The data-segment limit of each server process started (None: no limit)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins (`https://app.example.com`, `http://host:*`) allowed to reach the HTTP front, besides its own."""
+    allowed_hosts: tuple[str, ...] = ()
+    """`Host` header values the HTTP front accepts besides loopback, its address and the allowed origins' hosts."""
 
     def __post_init__(self) -> None:
-        for name in ("request_timeout", "session_idle_timeout"):
+        for name in ("request_timeout", "session_idle_timeout", "drain_timeout", "handshake_timeout"):
             value = getattr(self, name)
             if value is None and name == "session_idle_timeout":
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                raise InvalidInput(f"{name} must be a positive number of seconds", value=value)
-        for name in ("max_message_bytes", "max_pending", "max_sessions"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InvalidInput(f"{name} must be a number of seconds", value=value)
+            if value < 0 or (value == 0 and name != "drain_timeout"):
+                least = "0 or more" if name == "drain_timeout" else "a positive number of"
+                raise InvalidInput(f"{name} must be {least} seconds", value=value)
+        for name in ("max_message_bytes", "max_pending", "max_sessions", "upstream_memory"):
             value = getattr(self, name)
+            if value is None and name == "upstream_memory":
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise InvalidInput(f"{name} must be a positive integer", value=value)
+        for name in ("allowed_origins", "allowed_hosts"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
+                raise InvalidInput(f"{name} must be a tuple of strings", value=value)
         if not isinstance(self.upstream, (StdioUpstream, HttpUpstream)):
             raise InvalidInput("upstream must be a StdioUpstream or an HttpUpstream", value=self.upstream)
 
@@ -237,11 +267,14 @@ def build_rules(rule_files: Sequence[str] = (), disabled: Sequence[str] = ()) ->
 
 
 __all__ = [
+    "DEFAULT_DRAIN_TIMEOUT",
+    "DEFAULT_HANDSHAKE_TIMEOUT",
     "DEFAULT_MAX_MESSAGE_BYTES",
     "DEFAULT_MAX_PENDING",
     "DEFAULT_MAX_SESSIONS",
     "DEFAULT_REQUEST_TIMEOUT",
     "DEFAULT_SESSION_IDLE_TIMEOUT",
+    "DEFAULT_UPSTREAM_MEMORY",
     "EXIT_GRACE",
     "FLUSH_TIMEOUT",
     "HttpUpstream",

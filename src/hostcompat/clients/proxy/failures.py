@@ -23,6 +23,9 @@ REQUEST_TIMEOUT = -32001
 PROXY_OVERLOADED = -32010
 """Too many requests in flight on one session."""
 
+INTERNAL_ERROR = -32603
+"""The upstream's answer reached the proxy but could not be read (not UTF-8, nested too deeply)."""
+
 PARSE_ERROR = -32700
 """A client message that is not JSON-RPC (or is too large to read)."""
 
@@ -106,6 +109,18 @@ def timeout_error(method: str, seconds: float) -> ErrorObject:
     return {"code": REQUEST_TIMEOUT, "message": message, "data": {"reason": "timeout", "seconds": seconds}}
 
 
+def unreadable_reply_error(method: str, problem: str) -> ErrorObject:
+    """The error for a request whose answer from the upstream could not be read (`problem`: "is not valid UTF-8")."""
+    message = f"{PREFIX}the upstream server's answer to {method} {problem}, so it could not be passed on"
+    return {"code": INTERNAL_ERROR, "message": message, "data": {"reason": "unreadable", "problem": problem}}
+
+
+def undrained_error(method: str, seconds: float) -> ErrorObject:
+    """The error for a request still unanswered `seconds` after the client closed its input (the proxy stopped)."""
+    message = f"{PREFIX}no answer to {method} within {seconds:g} s of the client closing its input; the proxy stopped"
+    return {"code": REQUEST_TIMEOUT, "message": message, "data": {"reason": "closing", "seconds": seconds}}
+
+
 def overloaded_error(method: str, limit: int) -> ErrorObject:
     """The error for a request over the session's limit of requests in flight."""
     message = f"{PREFIX}{limit} requests are already in flight on this session; {method} was not sent upstream"
@@ -144,6 +159,7 @@ def cancel_params(request_id: int | str, reason: str) -> dict[str, Any]:
 __all__ = [
     "CONNECTION_CLOSED",
     "ErrorObject",
+    "INTERNAL_ERROR",
     "MAX_STDERR_TAIL",
     "PARSE_ERROR",
     "PREFIX",
@@ -159,5 +175,7 @@ __all__ = [
     "oversized",
     "process_ended",
     "timeout_error",
+    "undrained_error",
     "unreadable_error",
+    "unreadable_reply_error",
 ]

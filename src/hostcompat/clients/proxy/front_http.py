@@ -1,8 +1,9 @@
 """The streamable HTTP front: an ASGI app where each MCP session (`Mcp-Session-Id`) is one front session.
 
 Each session runs on the SDK's `StreamableHTTPServerTransport` and is relayed to its own upstream session, so two
-clients never share a profile, a rename map or an upstream connection. Requests are bounded in size, and when the
-proxy listens on loopback, Host and Origin headers are checked against DNS rebinding.
+clients never share a profile, a rename map or an upstream connection. Requests are bounded in size, every request's
+Host and Origin headers are checked (`FrontGuard`), and an upstream is started only for a complete, valid
+`initialize` that passed those checks: nothing a refused or broken request sends costs a server process.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from uuid import uuid4
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, StreamableHTTPServerTransport
-from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import RequestBodyLimitMiddleware
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
+from hostcompat.clients.proxy.front_guard import FrontGuard
+from hostcompat.clients.proxy.front_opening import Refusal, read_opening, replay
 from hostcompat.clients.proxy.links import FrontLink, UpstreamOpener
 from hostcompat.clients.proxy.relay import ProxySession
 
@@ -33,16 +36,6 @@ logger = logging.getLogger(__name__)
 DEAD_SESSION_LINGER = 30.0
 """Seconds a session whose upstream died keeps answering with that error before it is closed (then the client's
 next request gets 404 and it starts a new session, with a new upstream)."""
-
-
-def loopback_security(port: int) -> TransportSecuritySettings:
-    """DNS-rebinding protection for a proxy on loopback: only loopback Host and Origin headers are accepted."""
-    hosts = ["127.0.0.1", "localhost", "[::1]"]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{host}:{port}" for host in hosts] + hosts,
-        allowed_origins=[f"http://{host}:{port}" for host in hosts],
-    )
 
 
 async def _reply(send: Send, status: int, code: int | None, message: str, data: Any = None) -> None:
@@ -60,15 +53,18 @@ async def _reply(send: Send, status: int, code: int | None, message: str, data: 
 
 @dataclass
 class _Session:
-    """One front session: its transport and how many GET streams the client holds open on it."""
+    """One front session: its transport, how many GET streams the client holds open on it, and how many requests
+    it sent after the `initialize` that opened it."""
 
     transport: StreamableHTTPServerTransport
     open_streams: int = 0
+    requests: int = 0
 
 
 class ProxyHttpApp:
     """The ASGI app of the HTTP front. Use inside `async with app.running():`, which owns the sessions' tasks.
 
+    `guard` checks every request's Host and Origin (None: no check, for an app behind a server that does it);
     `upstream` opens each session's upstream instead of the one `config` describes (an in-process server).
     """
 
@@ -76,12 +72,12 @@ class ProxyHttpApp:
         self,
         config: ProxyConfig,
         *,
-        security: TransportSecuritySettings | None = None,
+        guard: FrontGuard | None = None,
         stderr: BinaryIO | None = None,
         upstream: UpstreamOpener | None = None,
     ) -> None:
         self.config = config
-        self._security = security
+        self._guard = guard
         self._stderr = stderr
         self._upstream = upstream
         self._sessions: dict[str, _Session] = {}
@@ -120,6 +116,11 @@ class ProxyHttpApp:
             await _reply(send, 404, None, "")
             return
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        refusal = None if self._guard is None else self._guard.refusal(headers)
+        if refusal is not None:
+            logger.warning("refused a request: %s", refusal[1])
+            await _reply(send, refusal[0], None, "")
+            return
         version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
         if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
             supported = list(HANDSHAKE_PROTOCOL_VERSIONS)
@@ -129,13 +130,19 @@ class ProxyHttpApp:
             return
         session_id = headers.get(MCP_SESSION_ID_HEADER)
         if session_id is None:
-            await self._open(scope, receive, send)
+            opening = await read_opening(scope, headers, receive)
+            if isinstance(opening, Refusal):
+                if opening.status:
+                    await _reply(send, opening.status, opening.code, opening.message)
+                return
+            await self._open(scope, opening, receive, send)
             return
         session = self._sessions.get(session_id)
         if session is None:
             await _reply(send, 404, INVALID_REQUEST, "Session not found")
             return
         is_stream = scope["method"] == "GET"
+        session.requests += 1
         session.open_streams += is_stream
         try:
             await session.transport.handle_request(scope, receive, send)
@@ -144,7 +151,8 @@ class ProxyHttpApp:
         if session.transport.is_terminated:
             await self._discard(session_id, session)
 
-    async def _open(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _open(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
+        """Start a session, and its upstream, for a complete and valid `initialize` (already read as `body`)."""
         if self._group is None:
             await _reply(send, 503, INTERNAL_ERROR, "The proxy is not running")
             return
@@ -153,7 +161,7 @@ class ProxyHttpApp:
             return
         session_id = uuid4().hex
         transport = StreamableHTTPServerTransport(
-            mcp_session_id=session_id, security_settings=self._security, idle_timeout=self.config.session_idle_timeout
+            mcp_session_id=session_id, idle_timeout=self.config.session_idle_timeout
         )
         session = _Session(transport)
         self._sessions[session_id] = session
@@ -166,10 +174,23 @@ class ProxyHttpApp:
 
         try:
             await self._group.start(self._run, session_id, session)
-            await transport.handle_request(scope, receive, watch)
+            await transport.handle_request(scope, replay(body, receive), watch)
         finally:
             if not status or status[0] >= 400:
                 await self._discard(session_id, session)
+        if session_id in self._sessions:
+            self._group.start_soon(self._close_if_abandoned, session_id, session)
+
+    async def _close_if_abandoned(self, session_id: str, session: _Session) -> None:
+        """Close a session whose client sent nothing after `initialize` (a client that meant to use it sends
+        `notifications/initialized` at once); it would otherwise hold a server until the idle timeout."""
+        wait = self.config.handshake_timeout
+        if self.config.session_idle_timeout is not None:
+            wait = min(wait, self.config.session_idle_timeout)
+        await anyio.sleep(wait)
+        if not session.requests and self._sessions.get(session_id) is session:
+            logger.info("session %s closed: nothing came after initialize within %g s", session_id, wait)
+            await self._discard(session_id, session)
 
     async def _run(self, session_id: str, session: _Session, *, task_status: TaskStatus[None]) -> None:
         try:
@@ -201,4 +222,4 @@ class ProxyHttpApp:
                 await session.transport.terminate()
 
 
-__all__ = ["DEAD_SESSION_LINGER", "ProxyHttpApp", "loopback_security"]
+__all__ = ["DEAD_SESSION_LINGER", "ProxyHttpApp"]

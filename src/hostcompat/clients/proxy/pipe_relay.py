@@ -27,7 +27,9 @@ from hostcompat.clients.proxy.failures import (
     oversized,
     process_ended,
     timeout_error,
+    undrained_error,
     unreadable_error,
+    unreadable_reply_error,
 )
 from hostcompat.clients.proxy.frames import (
     ERROR,
@@ -51,6 +53,7 @@ from hostcompat.clients.proxy.tracker import (
     RequestId,
     SessionTracker,
 )
+from hostcompat.clients.proxy.unreadable import unreadable_reply
 from hostcompat.errors import HostCompatError, InvalidInput
 
 logger = logging.getLogger(__name__)
@@ -67,7 +70,15 @@ class PipeProxy:
     client's identity and the count of rewrites applied. Runs on the asyncio event loop only.
     """
 
-    def __init__(self, config: ProxyConfig, *, stdin: int = 0, stdout: int = 1, stderr: BinaryIO | None = None) -> None:
+    def __init__(
+        self,
+        config: ProxyConfig,
+        *,
+        stdin: int = 0,
+        stdout: int = 1,
+        stderr: BinaryIO | None = None,
+        hurry: anyio.Event | None = None,
+    ) -> None:
         if not isinstance(config.upstream, StdioUpstream):
             raise InvalidInput("the pipe relay needs a server run as a command", value=config.upstream.describe())
         self.config = config
@@ -77,6 +88,8 @@ class PipeProxy:
         self._deadlines: dict[RequestId, float] = {}
         """Requests in flight -> when they time out; in deadline order (a renewed deadline moves to the end)."""
         self._watchdog: asyncio.TimerHandle | None = None
+        self._drain_timer: asyncio.TimerHandle | None = None
+        self._hurry = hurry
         self._to_client: list[bytes] = []
         self._to_server: list[bytes] = []
         self._client_gone = False
@@ -97,7 +110,7 @@ class PipeProxy:
         process: subprocess.Popen[bytes] | None = None
         try:
             try:
-                process = start_server(self.upstream)
+                process = start_server(self.upstream, self.config.upstream_memory)
             except OSError as error:
                 return await self._refuse(describe_failure(self.config, error))
             return await self._relay(process)
@@ -147,14 +160,16 @@ class PipeProxy:
     async def _close(self, process: subprocess.Popen[bytes] | None) -> None:
         for fd in list(self._reading):
             self._unwatch_reads(fd)
-        if self._watchdog is not None:
-            self._watchdog.cancel()
+        for timer in (self._watchdog, self._drain_timer):
+            if timer is not None:
+                timer.cancel()
+        hurry = self._hurry is not None and self._hurry.is_set()
         self._flush()
-        await self._client.flush(FLUSH_TIMEOUT)
+        await self._client.flush(0 if hurry else FLUSH_TIMEOUT)
         self._client.close()
         if process is not None:
             self._server.close()
-            await stop_server(process, EXIT_GRACE)
+            await stop_server(process, EXIT_GRACE, hurry=hurry)
 
     def _stop(self, why: str) -> None:
         if self._stopped is not None and not self._stopped.done():
@@ -231,6 +246,8 @@ class PipeProxy:
             self._unwatch_reads(self._stdin)
             self._client_gone = True
             self._check_drained()
+            if self._stopped is not None and not self._stopped.done():
+                self._drain_timer = self._loop.call_later(self.config.drain_timeout, self._give_up)
         self._flush()
 
     def _server_readable(self) -> None:
@@ -329,6 +346,7 @@ class PipeProxy:
         frame = read_frame(line)
         if isinstance(frame, HostCompatError):
             logger.warning("unreadable message from the upstream server: %s", frame)
+            self._answer_unreadable(line, frame.message.split(":", 1)[0])  # the reason, without the line itself
             return
         kind = frame.kind
         if kind == RESULT:
@@ -359,6 +377,15 @@ class PipeProxy:
             if frame.method == PROGRESS_METHOD and kind == NOTIFICATION:
                 self._renew(frame)
 
+    def _answer_unreadable(self, line: bytes, problem: str) -> None:
+        """An unreadable line that answers a request in flight: answer that request with an error now."""
+        reply = unreadable_reply(line, problem)
+        pending = None if reply is None else self.tracker.server_error(reply.id)
+        if reply is None or pending is None:
+            return
+        self._to_client.append(error_line(reply.id, unreadable_reply_error(pending.method, reply.problem)))
+        self._settle(reply.id)
+
     def _renew(self, progress: Frame) -> None:
         related = self.tracker.related_request(PROGRESS_METHOD, progress.body.get("params"), standalone_stream=True)
         if related is not None and self._deadlines.pop(related, None) is not None:
@@ -374,6 +401,16 @@ class PipeProxy:
             self._stop("client")
 
     # -- timeouts --------------------------------------------------------------------------------------------
+
+    def _give_up(self) -> None:
+        """The client closed its input a while ago: answer what is still in flight with an error, and end."""
+        self._drain_timer = None
+        seconds = self.config.drain_timeout
+        for request_id, pending in self.tracker.drain():
+            self._to_client.append(error_line(request_id, undrained_error(pending.method, seconds)))
+        self._deadlines.clear()
+        self._flush()
+        self._stop("client")
 
     def _expire(self) -> None:
         """Answer every request past its deadline with a timeout (and cancel it upstream); re-arm for the next."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import stat
 import subprocess
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from contextlib import suppress
 import anyio
 
 from hostcompat.clients.proxy.config import StdioUpstream
+from hostcompat.clients.proxy.processes import end_group, limit_memory
 
 HIGH_WATER = 1 << 20
 """Bytes waiting for a slow reader past which the relay stops reading the side that feeds it."""
@@ -125,10 +125,11 @@ class Outbox:
             os.set_blocking(self._fd, self._restore)
 
 
-def start_server(target: StdioUpstream) -> subprocess.Popen[bytes]:
+def start_server(target: StdioUpstream, max_memory: int | None = None) -> subprocess.Popen[bytes]:
     """Start the upstream server in a session of its own, with its stdin, stdout and stderr piped to us.
 
-    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly.
+    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly;
+    `max_memory` caps its data segment and that of what it starts (`limit_memory`).
 
     Raises:
         OSError: the command cannot be started.
@@ -143,6 +144,7 @@ def start_server(target: StdioUpstream) -> subprocess.Popen[bytes]:
         start_new_session=True,
         bufsize=0,
     )
+    limit_memory(process.pid, max_memory)
     for pipe in (process.stdout, process.stderr):
         assert pipe is not None  # all three are piped
         os.set_blocking(pipe.fileno(), False)
@@ -157,21 +159,15 @@ async def wait_exit(process: subprocess.Popen[bytes], seconds: float) -> int | N
     return process.poll()
 
 
-def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signum)  # the server leads its own session: its pid is the group's id
-
-
-async def stop_server(process: subprocess.Popen[bytes], grace: float) -> None:
-    """Close the server's stdin, give it `grace` seconds to exit, then SIGTERM and at last SIGKILL its group."""
+async def stop_server(process: subprocess.Popen[bytes], grace: float, *, hurry: bool = False) -> None:
+    """Close the server's stdin and give it `grace` seconds to exit (no wait when `hurry`), then end whatever is
+    left of its process group: SIGTERM, at most `grace` seconds, SIGKILL."""
     if process.stdin is not None:
         with suppress(OSError):
             process.stdin.close()
-    if await wait_exit(process, grace) is None:
-        _signal_group(process, signal.SIGTERM)
-        if await wait_exit(process, grace) is None:
-            _signal_group(process, signal.SIGKILL)
-            await wait_exit(process, grace)
+    if not hurry:
+        await wait_exit(process, grace)
+    await end_group(process.pid, grace, process.poll)  # the server leads its own session: its pid is the group's id
     for pipe in (process.stdout, process.stderr):
         if pipe is not None:
             with suppress(OSError):

@@ -25,7 +25,9 @@ from hostcompat.clients.proxy.failures import (
     ended_error,
     overloaded_error,
     timeout_error,
+    undrained_error,
     unreadable_error,
+    unreadable_reply_error,
 )
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
 from hostcompat.clients.proxy.tracker import (
@@ -35,6 +37,7 @@ from hostcompat.clients.proxy.tracker import (
     RequestId,
     SessionTracker,
 )
+from hostcompat.clients.proxy.unreadable import UnreadableMessage, UnreadableReply
 from hostcompat.clients.proxy.upstream import open_upstream
 from hostcompat.clients.proxy.wire import error_message, notification, to_client, to_server
 
@@ -115,7 +118,7 @@ class ProxySession:
                 await self._pump_client(link, group)
                 self._client_gone = True
                 if self.front.drains_on_close and self.tracker.pending():
-                    await self._drained.wait()
+                    await self._drain()
                 outcome.append(None)
                 group.cancel_scope.cancel()
 
@@ -127,6 +130,15 @@ class ProxySession:
             group.start_soon(from_client)
             group.start_soon(from_server)
         return outcome[0] if outcome else None
+
+    async def _drain(self) -> None:
+        """The client closed its input: wait (briefly) for the answers in flight, then answer the rest with an error."""
+        seconds = self.config.drain_timeout
+        with anyio.move_on_after(seconds):
+            await self._drained.wait()
+        for request_id, pending in self.tracker.drain():
+            error = undrained_error(pending.method, seconds)
+            await self._answer_unanswered(request_id, error_message(request_id, error))
 
     # -- client to server ------------------------------------------------------------------------------------
 
@@ -200,8 +212,18 @@ class ProxySession:
                 return
             if isinstance(item, Exception):
                 logger.warning("unreadable message from the upstream server: %s", item)
+                if isinstance(item, UnreadableMessage) and item.reply is not None:
+                    await self._unreadable_reply(item.reply)
                 continue
             await self._server_message(item.message)
+
+    async def _unreadable_reply(self, reply: UnreadableReply) -> None:
+        """The answer to a request in flight could not be read: answer that request with an error now."""
+        pending = self.tracker.server_error(reply.id)
+        if pending is None:
+            return
+        await self._to_client(error_message(reply.id, unreadable_reply_error(pending.method, reply.problem)))
+        self._settle(reply.id)
 
     async def _server_message(self, message: JSONRPCMessage) -> None:
         if isinstance(message, JSONRPCResponse):

@@ -11,19 +11,21 @@ import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import anyio
+from anyio.abc import TaskStatus
 
-from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream, is_loopback
+from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd
+from hostcompat.clients.proxy.front_guard import exposure_warning, front_guard
 from hostcompat.clients.proxy.pipe_relay import PipeProxy
 from hostcompat.clients.proxy.pipes import is_pipe
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from hostcompat.clients.proxy.links import UpstreamOpener
+    from hostcompat.clients.proxy.links import UpstreamLink, UpstreamOpener
 
 SHUTDOWN_GRACE = 2.0
 """Seconds the HTTP server waits for open connections when it stops."""
@@ -45,25 +47,67 @@ def _pipes_only(config: ProxyConfig, stdin: int, stdout: int) -> bool:
 
 
 async def run_stdio_proxy(
-    config: ProxyConfig, *, stdin: int = 0, stdout: int = 1, upstream: UpstreamOpener | None = None
+    config: ProxyConfig,
+    *,
+    stdin: int = 0,
+    stdout: int = 1,
+    upstream: UpstreamOpener | None = None,
+    handle_signals: bool = False,
 ) -> int:
     """Relay the client on stdin/stdout to the upstream until either side ends; 0 if the client left, else 1.
 
     A server run as a command, with the client on pipes, goes through the line-level `PipeProxy` (on asyncio);
-    anything else through a `ProxySession` over message streams.
+    anything else through a `ProxySession` over message streams. With `handle_signals` (main thread only), SIGINT
+    and SIGTERM stop the proxy the same way: the upstream's whole process group gets SIGTERM at once and SIGKILL
+    if it is still there after a bounded wait; the exit code is then 128 plus the signal's number.
     """
-    end: UpstreamEnd | None
-    if upstream is None and _pipes_only(config, stdin, stdout):
-        end = await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr()).run()
-    else:  # the message-level relay, on the SDK's message types: loaded only here
-        from hostcompat.clients.proxy.front_stdio import open_stdio_front
-        from hostcompat.clients.proxy.relay import ProxySession
-
-        async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
-            end = await ProxySession(config, front, stderr=_stderr(), upstream=upstream).run()
+    hurry = anyio.Event()
+    received: list[int] = []
+    end: UpstreamEnd | None = None
+    relaying = anyio.CancelScope()
+    async with anyio.create_task_group() as group:
+        if handle_signals:  # the handlers stay in place until the upstream is stopped: a second signal is absorbed
+            await group.start(_stop_on_signal, relaying, hurry, received)
+        with relaying:
+            end = await _relay(config, stdin, stdout, upstream, hurry)
+        group.cancel_scope.cancel()
+    if received:
+        return 128 + received[0]
     if end is not None:
         sys.stderr.write(f"hostcompat proxy: {end.summary}\n")
     return 0 if end is None else 1
+
+
+async def _relay(
+    config: ProxyConfig, stdin: int, stdout: int, upstream: UpstreamOpener | None, hurry: anyio.Event
+) -> UpstreamEnd | None:
+    if upstream is None and _pipes_only(config, stdin, stdout):
+        return await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr(), hurry=hurry).run()
+    # the message-level relay, on the SDK's message types: loaded only here
+    from hostcompat.clients.proxy.front_stdio import open_stdio_front
+    from hostcompat.clients.proxy.relay import ProxySession
+    from hostcompat.clients.proxy.upstream import open_upstream
+
+    if upstream is None:
+        stderr = _stderr()
+
+        def upstream() -> AbstractAsyncContextManager[UpstreamLink]:
+            return open_upstream(config, stderr=stderr, hurry=hurry)
+
+    async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
+        return await ProxySession(config, front, upstream=upstream).run()
+
+
+async def _stop_on_signal(
+    scope: anyio.CancelScope, hurry: anyio.Event, received: list[int], *, task_status: TaskStatus[None]
+) -> None:
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for signum in signals:
+            if not received:
+                received.append(signum)
+                hurry.set()
+                scope.cancel()
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -101,6 +145,9 @@ def _server_class() -> type[Any]:
 class HttpProxyServer:
     """The proxy's HTTP front on a bound socket: `url` is where clients connect, `stop()` ends it.
 
+    Every request's Host and Origin are checked, wherever the socket listens; beyond loopback the config must list
+    the allowed origins (`InvalidInput` otherwise), and `warning` says so for the operator.
+
     uvicorn's own signal handling is switched off: on SIGINT or SIGTERM (when `serve(handle_signals=True)` runs in
     the main thread) the proxy closes every session and stops its upstreams before it stops listening.
     """
@@ -115,14 +162,16 @@ class HttpProxyServer:
     ) -> None:
         import uvicorn
 
-        from hostcompat.clients.proxy.front_http import ProxyHttpApp, loopback_security
+        from hostcompat.clients.proxy.front_http import ProxyHttpApp
 
         self.sock = sock
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{port}{MCP_PATH}"
-        security = loopback_security(port) if is_loopback(host) else None
-        self.app = ProxyHttpApp(config, security=security, stderr=stderr, upstream=upstream)
+        guard = front_guard(host, port, config.allowed_origins, config.allowed_hosts)
+        self.warning = exposure_warning(host, port, config.allowed_origins)
+        """A warning to show when the front listens beyond loopback (None on loopback)."""
+        self.app = ProxyHttpApp(config, guard=guard, stderr=stderr, upstream=upstream)
         settings = uvicorn.Config(
             self.app.asgi,
             lifespan="off",
@@ -161,8 +210,17 @@ async def http_proxy(
     stderr: BinaryIO | None = None,
     upstream: UpstreamOpener | None = None,
 ) -> AsyncIterator[HttpProxyServer]:
-    """An HTTP proxy serving in the background while inside (for tests and embedding)."""
-    server = HttpProxyServer(config, bind(host, port), stderr=stderr, upstream=upstream)
+    """An HTTP proxy serving in the background while inside (for tests and embedding).
+
+    Raises:
+        InvalidInput: the address cannot be bound, or it is beyond loopback and no origin is allowed.
+    """
+    sock = bind(host, port)
+    try:
+        server = HttpProxyServer(config, sock, stderr=stderr, upstream=upstream)
+    except BaseException:
+        sock.close()
+        raise
     async with anyio.create_task_group() as group:
         group.start_soon(server.serve)
         try:

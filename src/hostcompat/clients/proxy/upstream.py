@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import BinaryIO
 
+import anyio
+
 from hostcompat.clients.proxy.config import HttpUpstream, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd, connection_ended
 from hostcompat.clients.proxy.links import UpstreamLink
@@ -41,16 +43,21 @@ async def open_http_upstream(target: HttpUpstream, max_bytes: int) -> AsyncItera
         yield UpstreamLink(read, write, ended, stamps_protocol_version=True)
 
 
-def open_upstream(config: ProxyConfig, *, stderr: BinaryIO | None = None) -> AbstractAsyncContextManager[UpstreamLink]:
+def open_upstream(
+    config: ProxyConfig, *, stderr: BinaryIO | None = None, hurry: anyio.Event | None = None
+) -> AbstractAsyncContextManager[UpstreamLink]:
     """The upstream session for `config.upstream`, as an async context manager yielding its link.
 
-    `stderr` takes a stdio server's stderr (None: dropped).
+    `stderr` takes a stdio server's stderr (None: dropped); once `hurry` is set, a stdio server is stopped at once
+    instead of being given time to exit on its own.
     """
     target = config.upstream
     if isinstance(target, StdioUpstream):
         from hostcompat.clients.proxy.upstream_stdio import open_stdio_upstream
 
-        return open_stdio_upstream(target, config.max_message_bytes, stderr=stderr)
+        return open_stdio_upstream(
+            target, config.max_message_bytes, stderr=stderr, hurry=hurry, max_memory=config.upstream_memory
+        )
     return open_http_upstream(target, config.max_message_bytes)
 
 

@@ -21,6 +21,7 @@ from hostcompat.clients.proxy.config import EXIT_GRACE, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd, oversized, process_ended
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import UpstreamLink
+from hostcompat.clients.proxy.processes import end_group, limit_memory
 from hostcompat.clients.proxy.stderr_tail import StderrTail
 from hostcompat.clients.proxy.wire import encode, parse_line
 
@@ -66,30 +67,36 @@ async def _wait_exit(process: Process, seconds: float) -> int | None:
     return process.returncode
 
 
-async def _stop(process: Process) -> None:
-    """Close stdin, give the server a moment, then end its whole process group."""
+async def _stop(process: Process, *, hurry: bool) -> None:
+    """Close stdin and give the server a moment (none when `hurry`), then end whatever is left of its group."""
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
-    if await _wait_exit(process, EXIT_GRACE) is not None:
-        return
+    if not hurry:
+        await _wait_exit(process, EXIT_GRACE)
     if sys.platform == "win32":  # pragma: no cover - the proxy is exercised on POSIX
-        process.kill()
+        if process.returncode is None:
+            process.kill()
     else:
-        from mcp.os.posix.utilities import terminate_posix_process_tree
-
-        await terminate_posix_process_tree(process, EXIT_GRACE)
+        await end_group(process.pid, EXIT_GRACE, lambda: process.returncode)
     await _wait_exit(process, EXIT_GRACE)
 
 
 @asynccontextmanager
 async def open_stdio_upstream(
-    target: StdioUpstream, max_bytes: int, *, stderr: BinaryIO | None = None
+    target: StdioUpstream,
+    max_bytes: int,
+    *,
+    stderr: BinaryIO | None = None,
+    hurry: anyio.Event | None = None,
+    max_memory: int | None = None,
 ) -> AsyncIterator[UpstreamLink]:
-    """Start the server and yield its link; on exit, stop it (stdin closed, then SIGTERM, then SIGKILL).
+    """Start the server and yield its link; on exit, stop it (stdin closed, then SIGTERM, then SIGKILL to its
+    process group). Once `hurry` is set (the proxy was told to stop), the server gets no time to exit on its own.
 
-    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly.
-    Its stderr is copied to `stderr` (None: dropped) and its tail quoted when it dies.
+    The server inherits this process's environment (plus `target.env`), as it would if the host ran it directly;
+    `max_memory` caps its data segment and that of what it starts (`limit_memory`). Its stderr is copied to
+    `stderr` (None: dropped) and its tail quoted when it dies.
 
     Raises:
         OSError: the command cannot be started.
@@ -100,6 +107,7 @@ async def open_stdio_upstream(
         cwd=target.cwd,
         start_new_session=sys.platform != "win32",
     )
+    limit_memory(process.pid, max_memory)
     stdin, stdout, stderr_pipe = process.stdin, process.stdout, process.stderr
     assert stdin is not None and stdout is not None and stderr_pipe is not None  # open_process pipes all three
     to_relay, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -134,7 +142,7 @@ async def open_stdio_upstream(
                 with anyio.CancelScope(shield=True):
                     to_server.close()
                     from_server.close()
-                    await _stop(process)
+                    await _stop(process, hurry=hurry is not None and hurry.is_set())
                 group.cancel_scope.cancel()
                 to_relay.close()
                 from_relay.close()

@@ -14,16 +14,22 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCMessage, JSONRPCNotificati
 from pydantic import ValidationError
 
 from hostcompat.clients.proxy.failures import ErrorObject
-from hostcompat.errors import ProbeError
+from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
 
 
 def parse_line(line: bytes) -> SessionMessage | Exception:
-    """One JSON-RPC message from one line of a stdio stream, or the error saying why it is not one."""
+    """One JSON-RPC message from one line of a stdio stream, or the error saying why it is not one.
+
+    The error is an `UnreadableMessage`; when the line is an answer whose top-level id can still be found (it is
+    not UTF-8, or nested too deeply), its `reply` names that request.
+    """
     try:
         return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except (ValidationError, ValueError) as error:
+    except (ValidationError, ValueError, RecursionError) as error:
         preview = line[:120].decode("utf-8", "replace")
-        return ProbeError(f"not a JSON-RPC message ({type(error).__name__}): {preview!r}", value=preview)
+        reply = unreadable_reply(line, str(error))
+        message = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
+        return UnreadableMessage(message, value=preview, reply=reply)
 
 
 def encode(message: JSONRPCMessage) -> bytes:
