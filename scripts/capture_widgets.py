@@ -49,7 +49,14 @@ LIMITS: Final = Limits(
 )
 """Roomy limits: the corpus must hold every widget whole (the largest example bundle is over 4 MB)."""
 
-_NO_WIDGET_SERVERS: Final = frozenset({"@modelcontextprotocol/server-everything"})
+_NO_WIDGET_SERVERS: Final = frozenset(
+    {
+        "@modelcontextprotocol/server-everything",
+        "@modelcontextprotocol/server-filesystem",
+        "@modelcontextprotocol/server-memory",
+        "@modelcontextprotocol/server-sequential-thinking",
+    }
+)
 _SPECIAL_ARGS: Final[Mapping[str, tuple[str, ...]]] = {"@casys/mcp-erpnext": ()}
 _EXTRA_SERVERS: Final = ("@casys/mcp-erpnext",)
 _PACKAGE_FILE_WIDGETS: Final = (("sunpeak", "template/dist"),)
