@@ -82,3 +82,17 @@ def test_every_finding_of_every_host_is_in_the_page() -> None:
     page = render_html(document)
     assert page.count('class="finding"') == 2  # the host's finding and the hygiene finding
     assert 'id="s0-h0"' in page and 'href="#s0-h0"' in page
+
+
+def test_a_report_of_any_shape_renders() -> None:
+    odd: dict[str, Any] = {
+        "schema": "hostcompat.report/1",
+        "tool": "0" * 50,
+        "servers": [
+            "not a server",
+            {"hosts": "x", "events": "y", "summary": [], "hygiene": {}, "server": 3, "target": []},
+            {"hosts": [1, {"hostId": "h", "findings": [2, {"evidence": "e", "tools": 5}], "lanes": []}]},
+        ],
+    }
+    page = render_html(odd)
+    assert page.startswith("<!DOCTYPE html>") and page.count("<section id=") == 2

@@ -44,18 +44,26 @@ class UnknownReasons:
 
 def _key(finding: Mapping[str, Any]) -> tuple[Any, ...]:
     texts = tuple(str(finding.get(field)) if finding.get(field) is not None else None for field in _TEXT_FIELDS)
-    lists = tuple(tuple(str(item) for item in finding.get(field) or ()) for field in _LIST_FIELDS)
+    lists = tuple(
+        tuple(str(item) for item in value) if isinstance(value := finding.get(field), list) else ()
+        for field in _LIST_FIELDS
+    )
     return texts + lists
 
 
-def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
+def group_findings(hosts: Sequence[Any]) -> list[FindingGroup]:
     """Findings that print the same, with their hosts; worst severity first, then by rule id, else in host order."""
     order: list[tuple[Any, ...]] = []
     first: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     where: dict[tuple[Any, ...], list[str]] = {}
     for host in hosts:
+        if not isinstance(host, Mapping):
+            continue
         label = str(host.get("hostLabel") or host.get("hostId"))
-        for finding in host.get("findings") or ():
+        findings = host.get("findings")
+        for finding in findings if isinstance(findings, list) else ():
+            if not isinstance(finding, Mapping):
+                continue  # a saved report is read as it is: what is not a finding is not printed as one
             key = _key(finding)
             if key not in first:
                 order.append(key)
@@ -71,7 +79,8 @@ def group_findings(hosts: Sequence[Mapping[str, Any]]) -> list[FindingGroup]:
 def other_events(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The server's events, less those whose message its `error` already quotes."""
     error = str(server.get("error") or "")
-    events: list[Mapping[str, Any]] = list(server.get("events") or ())
+    raw = server.get("events")
+    events = [event for event in raw if isinstance(event, Mapping)] if isinstance(raw, list) else []
     return [event for event in events if not (error and event.get("message") and str(event["message"]) in error)]
 
 

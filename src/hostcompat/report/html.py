@@ -88,9 +88,9 @@ def _text(value: object) -> str:
 
 def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report") -> str:
     """The whole report as one HTML document (UTF-8 text)."""
-    servers = list(document.get("servers") or ())
+    servers = [server for server in _items(document.get("servers")) if isinstance(server, Mapping)]
     hosts = _host_columns(servers)
-    tool = document.get("tool") or {}
+    tool = _obj(document.get("tool"))
     parts = [
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{html.escape(CSP)}">',
@@ -110,11 +110,29 @@ def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report"
     return "".join(parts)
 
 
+def _obj(value: object) -> Mapping[str, Any]:
+    """`value` when it is an object, else an empty one: a saved report is rendered whatever its shape."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: object) -> list[Any]:
+    """`value` when it is a list, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def _hosts(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [host for host in _items(server.get("hosts")) if isinstance(host, Mapping)]
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _host_columns(servers: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
     """(host id, label) of every host any server was judged on, in first-seen order."""
     seen: dict[str, str] = {}
     for server in servers:
-        for host in server.get("hosts") or ():
+        for host in _hosts(server):
             host_id = str(host.get("hostId"))
             seen.setdefault(host_id, str(host.get("hostLabel") or host_id))
     return list(seen.items())
@@ -136,8 +154,8 @@ def _filters() -> str:
 
 
 def _server_name(server: Mapping[str, Any]) -> str:
-    info = server.get("server") or {}
-    target = server.get("target") or {}
+    info = _obj(server.get("server"))
+    target = _obj(server.get("target"))
     return str(info.get("name") or target.get("display") or "server")
 
 
@@ -145,7 +163,7 @@ def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str
     head = "".join(f'<th class="host" scope="col">{_text(label)}</th>' for _, label in hosts)
     rows = []
     for index, server in enumerate(servers):
-        verdicts = {str(host.get("hostId")): host for host in server.get("hosts") or ()}
+        verdicts = {str(host.get("hostId")): host for host in _hosts(server)}
         cells = []
         for column, (host_id, label) in enumerate(hosts):
             host = verdicts.get(host_id)
@@ -171,11 +189,11 @@ def _verdict(host: Mapping[str, Any]) -> str:
 
 
 def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple[str, str]]) -> str:
-    info = server.get("server") or {}
-    target = server.get("target") or {}
+    info = _obj(server.get("server"))
+    target = _obj(server.get("target"))
     columns = {host_id: column for column, (host_id, _) in enumerate(hosts)}
-    summary = server.get("summary") or {}
-    counts = " &middot; ".join(f'<span class="chip {v}">{int(summary.get(v, 0) or 0)}</span> {v}' for v in VERDICTS)
+    summary = _obj(server.get("summary"))
+    counts = " &middot; ".join(f'<span class="chip {v}">{_count(summary.get(v))}</span> {v}' for v in VERDICTS)
     parts = [
         f'<section id="s{index}"><h2>{_text(_server_name(server))}'
         f"{' ' + _text(info['version']) if info.get('version') else ''}</h2>",
@@ -183,31 +201,31 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
     ]
     if server.get("error"):
         parts.append(f'<p class="unchecked"><strong>Could not be checked:</strong> {_text(server["error"])}</p>')
-    events = other_events(server)
+    events = [event for event in other_events(server) if isinstance(event, Mapping)]
     if events:
         items = "".join(
             f"<li><code>{_text(event.get('code', ''))}</code> {_text(event.get('message', ''))}</li>"
             for event in events
         )
         parts.append(f'<ul class="events">{items}</ul>')
-    for host in server.get("hosts") or ():
+    for host in _hosts(server):
         column = columns.get(str(host.get("hostId")), 0)
         parts.append(_host_block(index, column, host))
-    hygiene = server.get("hygiene") or ()
+    hygiene = [finding for finding in _items(server.get("hygiene")) if isinstance(finding, Mapping)]
     if hygiene:
         parts.append('<h3>Server hygiene</h3><div class="host">')
         parts.extend(_finding(finding) for finding in hygiene)
         parts.append("</div>")
-    groups = group_findings(server.get("hosts") or ())
+    groups = group_findings(_hosts(server))
     parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
     return "".join(parts)
 
 
 def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
     verdict = _verdict(host)
-    findings = host.get("findings") or ()
-    lanes = host.get("lanes") or {}
-    reasons = [reason for lane in lanes.values() if isinstance(lane, Mapping) for reason in lane.get("unknown") or ()]
+    findings = [finding for finding in _items(host.get("findings")) if isinstance(finding, Mapping)]
+    lanes = _obj(host.get("lanes"))
+    reasons = [reason for lane in lanes.values() if isinstance(lane, Mapping) for reason in _items(lane.get("unknown"))]
     why = "".join(f"<p class='muted'>unknown: {_text(reason)}</p>" for reason in reasons)
     body = "".join(_finding(finding) for finding in findings) or "<p class='finding muted'>No findings.</p>"
     return (
@@ -221,12 +239,12 @@ def _finding(finding: Mapping[str, Any]) -> str:
     severity = str(finding.get("severity"))
     severity = severity if severity in _SEVERITIES else "info"
     rows: list[tuple[str, str]] = []
-    tools = finding.get("tools") or ()
+    tools = _items(finding.get("tools"))
     if tools:
         rows.append(("tools", ", ".join(f"<code>{_text(tool)}</code>" for tool in tools)))
     if finding.get("remediation"):
         rows.append(("fix", _text(finding["remediation"])))
-    for item in (finding.get("evidence") or ())[:20]:
+    for item in _items(finding.get("evidence"))[:20]:
         if not isinstance(item, Mapping):
             continue
         where = f"<code>{_text(item.get('source', ''))}</code>"
