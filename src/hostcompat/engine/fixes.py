@@ -9,20 +9,12 @@ from __future__ import annotations
 from typing import Final
 
 from hostcompat.engine.catalog_model import HostProfile
+from hostcompat.engine.needs import APP_GUARD_KEYS
 
 OVERRIDE_HELP: Final = "hostcompat check --catalog FILE (the README's 'Your own host facts' shows the file format)"
 """Where a fix sends the author to record a host fact."""
 
-_HOST_CAPABILITY: Final = {
-    "serverTools": "serverTools",
-    "serverResources": "serverResources",
-    "message": "message",
-    "updateModelContext": "updateModelContext",
-    "openLinks": "openLinks",
-    "downloadFile": "downloadFile",
-    "logging": "logging",
-    "sampling": "sampling",
-}
+_HOST_CAPABILITY: Final = APP_GUARD_KEYS
 """Widget need → the field of the ext-apps `McpUiHostCapabilities` (`app.getHostCapabilities()`) that announces it."""
 
 _CSP_FIXES: Final = {
