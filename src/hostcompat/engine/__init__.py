@@ -14,8 +14,9 @@ No I/O (but reading the bundled catalog), and never the `mcp` SDK or pydantic: t
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog import load_catalog as load_catalog
@@ -54,61 +55,33 @@ if TYPE_CHECKING:
     from hostcompat.engine.server_facts import ConnectionFacts as ConnectionFacts
     from hostcompat.engine.server_facts import WidgetUsage as WidgetUsage
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "ALL_NEEDS": ("hostcompat.engine.needs", "ALL_NEEDS"),
-    "Catalog": ("hostcompat.engine.catalog_model", "Catalog"),
-    "ConnectionFacts": ("hostcompat.engine.server_facts", "ConnectionFacts"),
-    "Evaluation": ("hostcompat.engine.evaluate_model", "Evaluation"),
-    "Evidence": ("hostcompat.engine.findings", "Evidence"),
-    "Fact": ("hostcompat.engine.catalog_model", "Fact"),
-    "Finding": ("hostcompat.engine.findings", "Finding"),
-    "HostProfile": ("hostcompat.engine.catalog_model", "HostProfile"),
-    "HostReport": ("hostcompat.engine.evaluate_model", "HostReport"),
-    "Lane": ("hostcompat.engine.findings", "Lane"),
-    "LaneVerdict": ("hostcompat.engine.evaluate_model", "LaneVerdict"),
-    "MCPJAM_NEEDS": ("hostcompat.engine.needs", "MCPJAM_NEEDS"),
-    "MetaScan": ("hostcompat.engine.scan_model", "MetaScan"),
-    "NeedFinding": ("hostcompat.engine.scan_model", "NeedFinding"),
-    "Provenance": ("hostcompat.engine.findings", "Provenance"),
-    "RULES": ("hostcompat.engine.finding_rules", "RULES"),
-    "RuleInfo": ("hostcompat.engine.finding_rules", "RuleInfo"),
-    "ScanEvidence": ("hostcompat.engine.scan_model", "Evidence"),
-    "ServerRequirements": ("hostcompat.engine.requirements", "ServerRequirements"),
-    "Severity": ("hostcompat.engine.findings", "Severity"),
-    "Verdict": ("hostcompat.engine.findings", "Verdict"),
-    "WidgetScan": ("hostcompat.engine.scan_model", "WidgetScan"),
-    "WidgetUsage": ("hostcompat.engine.server_facts", "WidgetUsage"),
-    "check_server_hygiene": ("hostcompat.engine.hygiene", "check_server_hygiene"),
-    "derive_server_requirements": ("hostcompat.engine.requirements", "derive_server_requirements"),
-    "evaluate_all_hosts": ("hostcompat.engine.evaluate", "evaluate_all_hosts"),
-    "evaluate_host_compat": ("hostcompat.engine.evaluate", "evaluate_host_compat"),
-    "load_catalog": ("hostcompat.engine.catalog", "load_catalog"),
-    "rule_info": ("hostcompat.engine.finding_rules", "rule_info"),
-    "scan_widget_content": ("hostcompat.engine.scan", "scan_widget_content"),
-    "scan_widget_meta": ("hostcompat.engine.scan_meta", "scan_widget_meta"),
-    "scan_widget_source": ("hostcompat.engine.scan", "scan_widget_source"),
-    "validate_catalog": ("hostcompat.engine.catalog", "validate_catalog"),
-    "weakest": ("hostcompat.engine.findings", "weakest"),
-    "worst": ("hostcompat.engine.findings", "worst"),
-}
-"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
-of the package never pays for the others."""
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "hostcompat.engine.catalog": ["load_catalog", "validate_catalog"],
+        "hostcompat.engine.catalog_model": ["Catalog", "Fact", "HostProfile"],
+        "hostcompat.engine.evaluate": ["evaluate_all_hosts", "evaluate_host_compat"],
+        "hostcompat.engine.evaluate_model": ["Evaluation", "HostReport", "LaneVerdict"],
+        "hostcompat.engine.finding_rules": ["RULES", "RuleInfo", "rule_info"],
+        "hostcompat.engine.findings": [
+            "Evidence",
+            "Finding",
+            "Lane",
+            "Provenance",
+            "Severity",
+            "Verdict",
+            "weakest",
+            "worst",
+        ],
+        "hostcompat.engine.hygiene": ["check_server_hygiene"],
+        "hostcompat.engine.needs": ["ALL_NEEDS", "MCPJAM_NEEDS"],
+        "hostcompat.engine.requirements": ["ServerRequirements", "derive_server_requirements"],
+        "hostcompat.engine.scan": ["scan_widget_content", "scan_widget_source"],
+        "hostcompat.engine.scan_meta": ["scan_widget_meta"],
+        "hostcompat.engine.scan_model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
+        "hostcompat.engine.server_facts": ["ConnectionFacts", "WidgetUsage"],
+    },
+)
 
 __all__ = [
     "ALL_NEEDS",
