@@ -20,7 +20,8 @@ MIN_SECONDS = 1.0
 
 def make_tool(index: int) -> dict[str, Any]:
     """A realistic mix: every 5th tool an MCP App (every 3rd of those app-only), every 7th an OpenAI widget,
-    some schemas with $defs/$ref, some dotted or long names, some output schemas."""
+    some schemas with $defs/$ref, some dotted or long names, some output schemas.
+    """
     name = f"tool_{index}" if index % 11 else f"group.tool-with-a-rather-long-descriptive-name.{index}"
     schema: dict[str, Any] = {
         "type": "object",

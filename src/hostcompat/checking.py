@@ -52,7 +52,8 @@ DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
 @dataclass(frozen=True)
 class WidgetBudget:
     """What the analysis of one server's widgets may cost: `seconds` for all of them (None: no limit; the scanner
-    checks the clock as it goes) and `max_chars` characters of widget text in all. What is left out is named."""
+    checks the clock as it goes) and `max_chars` characters of widget text in all. What is left out is named.
+    """
 
     seconds: float | None = DEFAULT_WIDGET_SECONDS
     max_chars: int = DEFAULT_WIDGET_CHARS
@@ -304,14 +305,16 @@ def probe_failure(snapshot: Snapshot) -> str | None:
 
 def captured_results(snapshot: Snapshot) -> dict[str, Any] | None:
     """Tool name → the raw result its call returned (an `isError` one only when no call of it succeeded), for the
-    engine's result checks; `None` when no call returned a result (nothing is known about results)."""
+    engine's result checks; `None` when no call returned a result (nothing is known about results).
+    """
     results = snapshot.call_results
     return dict(results) if results else None
 
 
 def _fallback_results(snapshot: Snapshot, results: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The results the text-fallback check reads: only those that are not tool errors (an error message says
-    nothing about what the tool returns when it works); `{}` when calls were made but none succeeded."""
+    nothing about what the tool returns when it works); `{}` when calls were made but none succeeded.
+    """
     succeeded = {name: result for name, result in (results or {}).items() if result.get("isError") is not True}
     return succeeded if succeeded or snapshot.calls else None
 
@@ -437,7 +440,8 @@ def _cut_long_values(snapshot: Snapshot) -> tuple[Snapshot, tuple[Finding, ...]]
 
 def _scalar(value: object) -> object:
     """A server-sent value for the report's server line: a string cut to length, a number or null as is, and any
-    other JSON as a short preview."""
+    other JSON as a short preview.
+    """
     if isinstance(value, str):
         return cut_value(value)
     if value is None or isinstance(value, (bool, int, float)):

@@ -127,7 +127,8 @@ def url_has_credentials(url: str) -> bool:
 
 def url_credentials_note(url: str, headers: Mapping[str, str]) -> str | None:
     """When `url` has a `user:password@` part and `headers` an explicit `Authorization`: the sentence saying which
-    one is sent (the header; the URL's credentials are dropped). None when there is no such conflict."""
+    one is sent (the header; the URL's credentials are dropped). None when there is no such conflict.
+    """
     if not url_has_credentials(url) or not any(name.lower() == "authorization" for name in headers):
         return None
     return (
@@ -250,7 +251,8 @@ def environment_secrets(environ: Mapping[str, str]) -> list[str]:
 def redact_description(described: Mapping[str, Any]) -> dict[str, Any]:
     """A target as a snapshot describes it (`args`, `url`, `env`, `headers`), redacted by its structure: arguments
     and URL as `redact_args` and `redact_url` do, every env and header value replaced. Idempotent, so the target of
-    a snapshot written by an older version, before some rule existed, is cleaned when read again."""
+    a snapshot written by an older version, before some rule existed, is cleaned when read again.
+    """
     redacted = dict(described)
     args = redacted.get("args")
     if isinstance(args, list | tuple) and all(isinstance(arg, str) for arg in args):
@@ -317,7 +319,8 @@ class Redactor:
 
     def tail(self, text: str) -> str:
         """`text` redacted as `text` does, for the end of a longer output whose start was cut off: it may begin with
-        the last part of a known secret, which is redacted too (when at least `MIN_SECRET_CHARS` long)."""
+        the last part of a known secret, which is redacted too (when at least `MIN_SECRET_CHARS` long).
+        """
         redacted = self.text(text)
         for value in self.values:
             for size in range(len(value) - 1, MIN_SECRET_CHARS - 1, -1):
@@ -327,7 +330,8 @@ class Redactor:
 
     def head(self, text: str) -> str:
         """`text` redacted as `text` does, for the start of a longer text whose end was cut off: it may end with the
-        first part of a known secret, which is redacted too (when at least `MIN_SECRET_CHARS` long)."""
+        first part of a known secret, which is redacted too (when at least `MIN_SECRET_CHARS` long).
+        """
         redacted = self.text(text)
         for value in self.values:
             for size in range(len(value) - 1, MIN_SECRET_CHARS - 1, -1):

@@ -22,7 +22,8 @@ CLIENT_VERSION = "0"
 @dataclass(frozen=True)
 class Presentation:
     """How the probe presents itself as a host: what it advertises, the `clientInfo` it sends, and a note for the
-    user when the catalog could not say something (the probe's own name is sent then)."""
+    user when the catalog could not say something (the probe's own name is sent then).
+    """
 
     advertise: Advertise
     client_info: Mapping[str, str] | None
@@ -31,7 +32,8 @@ class Presentation:
 
 def present_as(host: HostProfile) -> Presentation:
     """The MCP Apps extension only if the catalog says the host renders MCP Apps (fully or partly), and the first
-    `clientInfo` name the catalog records for it."""
+    `clientInfo` name the catalog records for it.
+    """
     renders = host.level(MCP_APPS_FORMAT_FACT) in ("supported", "partial")
     advertise: Advertise = MCP_APPS if renders else None
     names = host.fact(CLIENT_NAMES_FACT)

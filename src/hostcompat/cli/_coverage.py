@@ -1,5 +1,6 @@
 """`hostcompat hosts --coverage` and `--stale DAYS`: how much of what the verdicts read the catalog knows, and how old
-its evidence is, as a table or JSON."""
+its evidence is, as a table or JSON.
+"""
 
 from __future__ import annotations
 

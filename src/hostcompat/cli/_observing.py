@@ -1,5 +1,6 @@
 """`--observe` for `check`, and the `observe` command's core: run a snapshot's widgets in headless Chromium under
-the judged hosts' emulated bridges. Without a browser it says so and the check goes on without observed runs."""
+the judged hosts' emulated bridges. Without a browser it says so and the check goes on without observed runs.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def observe(
     snapshot: Snapshot, catalog: Catalog, host_ids: Sequence[str], args: argparse.Namespace
 ) -> tuple[Observation | None, list[dict[str, str]]]:
     """The observation of `snapshot`'s widgets under `host_ids` (every catalog host when empty), and report notes
-    (why nothing was observed, which widgets were skipped)."""
+    (why nothing was observed, which widgets were skipped).
+    """
     from hostcompat.observe.browser import BrowserUnavailable, browser_status
     from hostcompat.observe.runner import RunLimits
 

@@ -217,7 +217,8 @@ def _status(message: str) -> Any:
 
 def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
     """The report to standard output or `-o FILE`; JSON and SARIF that reach a terminal have control characters
-    escaped (the text and Markdown renderers neutralise them themselves)."""
+    escaped (the text and Markdown renderers neutralise them themselves).
+    """
     if args.output is None and args.format == "text" and is_terminal(sys.stdout) and _render_rich(document):
         return
     text = render(document, args.format)

@@ -77,7 +77,8 @@ def has_type_evidence(node: object, depth: int = 0) -> bool:
 
 def implied_type(node: JSONObject) -> str | None:
     """The one type every value `node` accepts already has (from `const`, `enum`, an `allOf` branch's `type`, or
-    `anyOf`/`oneOf` branches that all declare it), or None. Adding it never changes what the node accepts."""
+    `anyOf`/`oneOf` branches that all declare it), or None. Adding it never changes what the node accepts.
+    """
     if "const" in node:
         return json_type(node["const"])
     enum = node.get("enum")
@@ -110,7 +111,8 @@ def implied_type(node: JSONObject) -> str | None:
 def guess_type(node: JSONObject) -> str | None:
     """The type a node with no type evidence most likely means: from its keywords (`properties` → object, `items` →
     array, `minimum` → number, `pattern` → string), else from a non-null `default`, else `"string"` (what a model
-    can always produce). None for nodes with `not` or `if`, whose meaning a guess could turn around."""
+    can always produce). None for nodes with `not` or `if`, whose meaning a guess could turn around.
+    """
     if any(key in node for key in _UNSURE_KEYS):
         return None
     for kind, keys in _GUESSES:

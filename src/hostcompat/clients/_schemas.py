@@ -87,7 +87,8 @@ def map_subschemas(
     node: JSONObject, change: Change, *, skip: Collection[str] = (), only: Collection[str] | None = None
 ) -> JSONObject:
     """`node` with `change` applied to each direct subschema (copy-on-write): those under the keywords in `only`
-    (default: every keyword that holds subschemas), except the keywords in `skip`."""
+    (default: every keyword that holds subschemas), except the keywords in `skip`.
+    """
     present = _SUBSCHEMA_KEYS.intersection(node.keys())
     if present and only is not None:
         present = present.intersection(only)

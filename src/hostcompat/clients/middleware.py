@@ -260,7 +260,8 @@ class ClientCompatMiddleware:
 
 async def _relist(ctx: ServerRequestContext[Any, Any], call_next: CallNext, session: RewriteSession) -> None:
     """List the server's tools for this client through the rest of the chain, so the renames it would be shown are
-    known again (at most every `RELIST_INTERVAL` seconds per client, at most `RELIST_PAGES` pages)."""
+    known again (at most every `RELIST_INTERVAL` seconds per client, at most `RELIST_PAGES` pages).
+    """
     now = time.monotonic()
     if session.listed_at is not None and now - session.listed_at < RELIST_INTERVAL:
         return

@@ -74,7 +74,8 @@ def _checks_between(view: CodeView, check: re.Pattern[str], start: int, stop: in
 class _CheckIndex:
     """The matches of one check pattern in a stretch, by start, found lazily: the search runs through the stretch
     in pieces, only as far as the calls asked about so far (and a piece's last `_MARGIN` characters are searched
-    again with the next one, so a match is never cut by a piece's end)."""
+    again with the next one, so a match is never cut by a piece's end).
+    """
 
     def __init__(self, check: re.Pattern[str], view: CodeView) -> None:
         self._check = check

@@ -121,7 +121,8 @@ def split_html(source: str, end: int) -> HtmlParts:
 
 def _raw_text_end(source: str, close_tag: re.Pattern[str], start: int, end: int) -> int:
     """Where raw text from `start` ends (`end` when unclosed): `close_tag.search`, but the first few `<` are
-    found by `str.find` (memchr), which outruns the regex engine's prefix search on code with few tags."""
+    found by `str.find` (memchr), which outruns the regex engine's prefix search on code with few tags.
+    """
     at = start
     for _ in range(_MEMCHR_PROBES):
         at = source.find("<", at, end)

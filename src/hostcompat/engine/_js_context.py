@@ -149,7 +149,8 @@ class Subscript(NamedTuple):
 
 def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> Subscript | None:
     """Classify a name that is a whole string subscript, `receiver["name"]` or `receiver?.["name"]`; None when the
-    name is not such a subscript (an array item, a plain string)."""
+    name is not such a subscript (an array item, a plain string).
+    """
     source = view.source
     quote = source[name_start - 1 : name_start]
     if quote not in ("'", '"') or source[name_end : name_end + 1] != quote:
@@ -181,7 +182,8 @@ _DOWNLEVEL_WINDOW = 160
 
 def downleveled_optional_call(source: str, floor: int, name_start: int, close: int) -> bool:
     """`(_a = app.openLink) === null || _a === void 0 ? void 0 : _a.call(app, …)`: `app.openLink?.(…)` as
-    TypeScript and Babel write it for targets older than ES2020."""
+    TypeScript and Babel write it for targets older than ES2020.
+    """
     head = _DOWNLEVEL_HEAD.search(source, max(floor, name_start - _DOWNLEVEL_WINDOW), name_start)
     if head is None:
         return False

@@ -95,7 +95,8 @@ def sender_functions(view: CodeView, regions: tuple[SdkRegion, ...]) -> frozense
 
 def _wire_constants(view: CodeView, regions: tuple[SdkRegion, ...], hits: WireHits) -> dict[str, str]:
     """Names bound to wire method literals: `const OPEN = "ui/open-link"` gives `OPEN`, and a table
-    entry `{OPEN_LINK: "ui/open-link"}` gives `.OPEN_LINK` (used as `Methods.OPEN_LINK`)."""
+    entry `{OPEN_LINK: "ui/open-link"}` gives `.OPEN_LINK` (used as `Methods.OPEN_LINK`).
+    """
     source = view.source
     constants: dict[str, str] = {}
     for match in view.budget.hits(hits):

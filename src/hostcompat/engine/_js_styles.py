@@ -96,7 +96,8 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
 
 def _global_reference(view: CodeView, start: int, end: int) -> tuple[int, int] | None:
     """Where `window.openai` (or `globalThis?.openai`, `self["openai"]`, …) around the name at `start` begins and
-    ends; None when the name is not the runtime global."""
+    ends; None when the name is not the runtime global.
+    """
     source = view.source
     if is_code(view.layout, start):
         global_ref = _GLOBAL_BEFORE.search(source, max(view.start, start - 24), start)

@@ -75,7 +75,8 @@ def ticking(items: Iterable[_T]) -> Iterator[_T]:
 
 class HitBudget:
     """The hits each pass (and the whole scan) may still look at, and the stretches the scan may still read;
-    `capped` once any of them ran out."""
+    `capped` once any of them ran out.
+    """
 
     def __init__(
         self, per_pass: int = MAX_PASS_HITS, per_scan: int = MAX_SCAN_HITS, stretches: int = MAX_SCAN_STRETCHES
@@ -87,7 +88,8 @@ class HitBudget:
 
     def hits(self, items: Iterable[_T]) -> Iterator[_T]:
         """The first `per_pass` of `items` while the scan has hits left (`capped` when some are left out), checking
-        the deadline as it goes."""
+        the deadline as it goes.
+        """
         for count, item in enumerate(items):
             if count >= self.per_pass or self.left <= 0:
                 self.capped = True

@@ -72,7 +72,8 @@ class FactVariant:
 @dataclass(frozen=True)
 class QuirkRef:
     """A known client quirk of a host: a catalog id, a short text, its source, and the client rule that works
-    around it (`rule`, an id in the bundled client-rules catalog) when there is one."""
+    around it (`rule`, an id in the bundled client-rules catalog) when there is one.
+    """
 
     id: str
     text: str

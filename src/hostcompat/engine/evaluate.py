@@ -137,7 +137,8 @@ def _evaluate(
     context: HostContext = COMMON,
 ) -> HostReport:
     """The host's report in `context`, with an info finding for each other context the catalog names where a
-    lane's verdict differs."""
+    lane's verdict differs.
+    """
     report = _evaluate_profile(server, in_context(profile, context), version, as_of)
     others = [
         (other, items, _evaluate_profile(server, in_context(profile, other), version, as_of))

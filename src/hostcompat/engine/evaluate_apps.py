@@ -172,7 +172,8 @@ def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart],
 def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]) -> tuple[Severity | None, str]:
     """Partial rendering (APPS-RENDER-004) says what is missing only in its note, which no data of this server can
     fire: it is information unless a fact has a trigger. App-only tools (APPS-RENDER-001) harm only where the host
-    lists them to the model, i.e. does not hide app-only tools."""
+    lists them to the model, i.e. does not hide app-only tools.
+    """
     if order == 3 and not any(fact is not None and fact.trigger and not fact.info_only for fact in facts):
         return Severity.INFO, " What the partial support leaves out decides it: check the widget on this host."
     if order == 0:

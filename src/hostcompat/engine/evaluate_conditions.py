@@ -31,7 +31,8 @@ _DECIDE: Final = (
 @dataclass(frozen=True)
 class Judgement:
     """How one conditional fact weighs on this server and host: the severity of its finding (None: no finding),
-    the trigger's outcome, the tools and evidence to cite, and sentences that qualify the detail."""
+    the trigger's outcome, the tools and evidence to cite, and sentences that qualify the detail.
+    """
 
     severity: Severity | None
     tools: tuple[str, ...] = ()
@@ -88,7 +89,8 @@ def judge(
 
 def _version_scope(lane: LaneBuilder, fact: Fact | QuirkRef) -> tuple[str, bool | None]:
     """A sentence on the versions the fact holds for, and whether it applies to the version judged (None: only
-    to older versions than the current one, so information only)."""
+    to older versions than the current one, so information only).
+    """
     host = lane.host.display_name
     pinned = lane.version
     if pinned is not None:

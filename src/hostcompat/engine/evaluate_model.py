@@ -160,7 +160,8 @@ class PreparedServer:
         observed: Iterable[ObservedRun] = (),
     ) -> PreparedServer:
         """Prepare `requirements` (and a surface; by default one that knows only the tool names), with any
-        observed runs of its widgets."""
+        observed runs of its widgets.
+        """
         if not isinstance(requirements, ServerRequirements):
             raise InvalidInput(
                 f"requirements must be ServerRequirements, got {type(requirements).__name__}", value=requirements
@@ -275,7 +276,8 @@ def note_suffix(fact: Fact | None) -> str:
 @dataclass(frozen=True)
 class ToolSet:
     """Tools a check selected on the server alone: the names, their evidence (at most `MAX_EVIDENCE`), and the
-    names as text for a finding's detail. Built once per evaluation and shared by every host that selects them."""
+    names as text for a finding's detail. Built once per evaluation and shared by every host that selects them.
+    """
 
     tools: tuple[str, ...]
     evidence: tuple[Evidence, ...]
@@ -312,7 +314,8 @@ def linked_client_rules(host: HostProfile, suffixes: Iterable[str]) -> tuple[str
 
 def with_client_rules(remediation: str, rules: Sequence[str], *, only_when: str | None = None) -> str:
     """`remediation` plus a sentence naming the hostcompat client rules that rewrite the problem away; `only_when`
-    says in which results they do, for rules that fix only some cases of it."""
+    says in which results they do, for rules that fix only some cases of it.
+    """
     if not rules:
         return cut_text(remediation)
     names = ", ".join(rules)

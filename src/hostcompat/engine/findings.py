@@ -51,7 +51,7 @@ class Severity(str, Enum):
 
     @property
     def rank(self) -> int:
-        """info 0 < degraded 1 < blocker 2."""
+        """Info 0 < degraded 1 < blocker 2."""
         return _SEVERITY_RANK[self]
 
     @property

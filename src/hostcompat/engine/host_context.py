@@ -53,7 +53,8 @@ COMMON: Final = HostContext()
 
 def parse_host_context(text: str) -> tuple[str | None, HostContext]:
     """`[HOST:]key=value,…` (keys `os`, `registration`, `gate`) as the host name it names (None: every host) and
-    the context; InvalidInput naming the problem for anything else."""
+    the context; InvalidInput naming the problem for anything else.
+    """
     if not isinstance(text, str) or not text.strip() or len(text) > 500:
         raise InvalidInput("a host context must be text such as claude:os=windows,registration=plugin", value=text)
     host: str | None = None
@@ -103,7 +104,8 @@ def is_scoped(item: Fact | QuirkRef) -> bool:
 
 def in_context(profile: HostProfile, context: HostContext) -> HostProfile:
     """The host as judged in `context`: the facts and quirks that hold there, a variant replacing the fact at its
-    path (the most specific one that holds wins; on a tie, the later one), and no variants left."""
+    path (the most specific one that holds wins; on a tie, the later one), and no variants left.
+    """
     scoped = any(is_scoped(fact) for fact in profile.facts.values()) or any(map(is_scoped, profile.quirks))
     if not profile.variants and not scoped:
         return profile
@@ -137,7 +139,8 @@ def other_contexts(
 ) -> tuple[tuple[HostContext, tuple[ScopedItem, ...]], ...]:
     """The contexts the host's catalog entry names that `context` is not in, each with the limited facts, variants
     and quirks that hold there and not in `context`: each gives the context of its first OS, path and gate, put
-    over `context`."""
+    over `context`.
+    """
     items: list[ScopedItem] = [(path, fact) for path, fact in profile.facts.items() if is_scoped(fact)]
     items += [(f"variants.{variant.path}", variant.fact) for variant in profile.variants]
     items += [(f"quirks.{quirk.id}", quirk) for quirk in profile.quirks if is_scoped(quirk)]

@@ -289,7 +289,8 @@ class _Check:
 
     def bridge_method_rules(self, html: str, source: str) -> None:
         """RES-BRIDGE-001: the widget sends a `ui/…` method no spec defines (or an early-draft name): no host
-        answers it, so whatever the widget waits for never comes."""
+        answers it, so whatever the widget waits for never comes.
+        """
         seen: set[str] = set()
         for match in _SENT_UI_METHOD.finditer(html):
             group = 1 if match.group(1) is not None else 2

@@ -1,5 +1,6 @@
 """Finding rules of evidence before verdict: a host quirk fired by this server's own data, and a bridge method no host
-answers (rows as in `hostcompat.engine.rule_table`)."""
+answers (rows as in `hostcompat.engine.rule_table`).
+"""
 
 from __future__ import annotations
 

@@ -121,7 +121,8 @@ class _Locator:
 
     def line(self, offset: int) -> int:
         """The 1-based line of `offset`: line breaks are counted from the nearest offset already placed, so a few
-        pieces of evidence cost a few counts, and nothing is kept per line (a page of empty lines stays small)."""
+        pieces of evidence cost a few counts, and nothing is kept per line (a page of empty lines stays small).
+        """
         offsets, lines = self._lines_known
         index = bisect_left(offsets, offset)
         if index < len(offsets) and offsets[index] == offset:
@@ -419,7 +420,8 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
 
 def _may_hold_an_app(collected: _Collected) -> bool:
     """Whether the page can hold an MCP Apps `App` whose methods its code calls: the SDK is bundled or imported,
-    a look-alike wrapper defines the methods, the page posts JSON-RPC itself, or code was loaded that nobody read."""
+    a look-alike wrapper defines the methods, the page posts JSON-RPC itself, or code was loaded that nobody read.
+    """
     return (
         collected.ext_apps
         or bool(collected.externals)
@@ -430,7 +432,8 @@ def _may_hold_an_app(collected: _Collected) -> bool:
 
 def _without_an_app(finding: _Need) -> _Need:
     """A call by an App method's name alone (`chat.sendMessage(…)`), in a page with no MCP Apps bridge anywhere, is
-    another library's method: it does not count. Calls by names only the App has are high confidence and stay."""
+    another library's method: it does not count. Calls by names only the App has are high confidence and stay.
+    """
     if finding.via != "ext-apps" or finding.confidence != "medium" or not finding.counts:
         return finding
     detail = f"{finding.detail} (no MCP Apps bridge in the page: another library's method)"
@@ -439,7 +442,8 @@ def _without_an_app(finding: _Need) -> _Need:
 
 def _beside_mcp_apps(finding: _Need) -> _Need:
     """A widget that also carries the MCP Apps SDK runs without the OpenAI runtime: its reads of `window.openai`
-    and its calls behind an `openai` check are host detection, so they do not make the runtime a need."""
+    and its calls behind an `openai` check are host detection, so they do not make the runtime a need.
+    """
     if finding.need != "openaiApps" or finding.kind not in ("use", "guarded-call"):
         return finding
     detail = f"{finding.detail} (host detection beside the MCP Apps SDK)"

@@ -73,7 +73,8 @@ class NeedFinding:
 @dataclass(frozen=True)
 class ExternalCode:
     """Code the widget loads but the scanner did not read: `kind` is "script-src", "module-import",
-    "dynamic-import", "importmap" or "worker"; `domain` is None for relative URLs."""
+    "dynamic-import", "importmap" or "worker"; `domain` is None for relative URLs.
+    """
 
     url: str
     kind: str
@@ -104,7 +105,8 @@ class DomainUse:
 class SdkDetection:
     """A bridge SDK seen in the widget: `name` is "ext-apps", "openai-apps-sdk", "mcp-ui", "mcp-ui-adapter" or
     "bridge-wrapper"; `how` is "bundled", "imported" or "runtime", and for an mcp-ui adapter what it translates the
-    page's actions to ("mcp-apps", "apps-sdk" or "unknown"); `version` only when a fingerprint pins one."""
+    page's actions to ("mcp-apps", "apps-sdk" or "unknown"); `version` only when a fingerprint pins one.
+    """
 
     name: str
     how: str

@@ -39,7 +39,8 @@ class TriggerState(enum.Enum):
 @dataclass(frozen=True)
 class TriggerOutcome:
     """What a trigger found: the tools whose data fires it (with evidence), and the tools that might but whose
-    results were not captured (`undecided`)."""
+    results were not captured (`undecided`).
+    """
 
     trigger: str
     fired: tuple[str, ...] = ()
@@ -102,7 +103,8 @@ def _result_trigger(
     only: frozenset[str] | None,
 ) -> TriggerOutcome:
     """Run `check` on each captured result (of the tools in `only`, when given); tools of `could_fire` that were
-    not called are undecided."""
+    not called are undecided.
+    """
     fired: list[str] = []
     evidence: list[Evidence] = []
     for tool, result in surface.results.items():
@@ -177,7 +179,8 @@ def _content_not_in_structured(_tool: str, result: Mapping[str, Any], _surface: 
 
 def text_in_structured(text: str, structured: object) -> bool:
     """Whether `text` says nothing `structured` does not: empty, a JSON text of it or of a value in it, or equal to
-    one of its strings (the SDKs put `json.dumps(structured)`, or the one string field, in the text block)."""
+    one of its strings (the SDKs put `json.dumps(structured)`, or the one string field, in the text block).
+    """
     stripped = text.strip()
     if not stripped:
         return True

@@ -42,7 +42,8 @@ def board_html() -> str:
 
 def _board_result(summary: str) -> CallToolResult:
     """The board for the model (`summary` in text) and for the widget (`structuredContent`, mirrored as JSON text:
-    some hosts strip `structuredContent` from the result they hand the widget, or show it instead of `content`)."""
+    some hosts strip `structuredContent` from the result they hand the widget, or show it instead of `content`).
+    """
     board = {"summary": summary, "tasks": [dict(task) for task in TASKS]}
     return CallToolResult(
         content=[TextContent(type="text", text=summary), TextContent(type="text", text=json.dumps(board))],

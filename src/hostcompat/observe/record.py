@@ -1,5 +1,6 @@
 """What one widget run recorded: the bridge messages both ways, console and page errors, network attempts, how it
-ended, and whether it painted. Plain data, bounded as it is collected; `rules.judge_run` reads it."""
+ended, and whether it painted. Plain data, bounded as it is collected; `rules.judge_run` reads it.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ MAX_TEXT: Final = 500
 class BridgeMessage:
     """One message over the bridge: `direction` `in` (view→host) or `out` (host→view), milliseconds since the host
     page started, and its JSON-RPC shape (`summary`: method, id, params/result/error cut to a bounded text), or
-    None when the record could not be read back (cut)."""
+    None when the record could not be read back (cut).
+    """
 
     direction: str
     at_ms: int

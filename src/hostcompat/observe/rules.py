@@ -1,5 +1,6 @@
 """The behavioural rules over one run's record: from what the widget did under an emulated host to an `ObservedRun`
-the engine cites (status, methods sent, needs reached and refused, the `OBS-…` rules that fired). Pure."""
+the engine cites (status, methods sent, needs reached and refused, the `OBS-…` rules that fired). Pure.
+"""
 
 from __future__ import annotations
 
@@ -90,7 +91,8 @@ def judge_run(
 
 def _after_refusal(record: RunRecord, refusals: list[tuple[str, int]]) -> list[str]:
     """What the view did after the first refusal: an uncaught error (also OBS-REFUSE-001), an error it logged, or
-    nothing visible."""
+    nothing visible.
+    """
     if not refusals:
         return []
     method, at = refusals[0]

@@ -297,7 +297,8 @@ class Observer:
 
 def _watch(page: Page, run: _Run) -> None:
     """Record the page's console errors, uncaught errors, crash, dialogs (dismissed) and the widget frame's
-    navigations."""
+    navigations.
+    """
     record = run.record
 
     def on_console(message: ConsoleMessage) -> None:

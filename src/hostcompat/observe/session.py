@@ -1,6 +1,7 @@
 """Observe a server's widgets under the judged hosts: one run per widget and distinct emulated bridge, cited for
 every host that bridge stands for. The server behind the host page answers from the snapshot (captured results,
-the tool list, the `ui://` resources read), so an observed check needs no live server."""
+the tool list, the `ui://` resources read), so an observed check needs no live server.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ class Observation:
 
 def snapshot_server(snapshot: Snapshot, call_results: Mapping[str, Mapping[str, Any]] | None = None) -> ServerHandler:
     """The MCP server as the snapshot knows it: tools/call answers a captured result (else one built from the
-    tool's outputSchema), tools/list the tools, resources/read the `ui://` contents read, resources/list the list."""
+    tool's outputSchema), tools/list the tools, resources/read the `ui://` contents read, resources/list the list.
+    """
     tools = {str(tool.get("name")): tool for tool in snapshot.tools}
 
     async def handle(method: str, params: Any) -> Mapping[str, Any]:

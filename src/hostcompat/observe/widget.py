@@ -1,5 +1,6 @@
 """A widget to run, from a snapshot: its HTML with the CSP built from `_meta.ui.csp` in front, the `allow` list
-from its permissions, the tools that show it, and the tool input and result a host would deliver. Pure."""
+from its permissions, the tools that show it, and the tool input and result a host would deliver. Pure.
+"""
 
 from __future__ import annotations
 
@@ -129,7 +130,8 @@ def _job(
 
 def sample_result(tool: Mapping[str, Any]) -> dict[str, Any]:
     """A result a host could deliver for `tool`: a text block, and a sample `structuredContent` when it has an
-    `outputSchema` (its SDK would put the same data in the text)."""
+    `outputSchema` (its SDK would put the same data in the text).
+    """
     schema = tool.get("outputSchema")
     if not isinstance(schema, Mapping):
         return {"content": [{"type": "text", "text": "ok"}]}

@@ -41,7 +41,8 @@ _SHORT: Final = 64
 def _sharing_scanner() -> Any:
     """A C scanner refusing NaN and infinities whose objects share equal keys and short string values across the
     whole document. `json.loads` shares keys within one call; here every value is its own call, and a snapshot of
-    20,000 tools repeats `type`, `description`, `string` … in each: shared, its tree is a quarter smaller."""
+    20,000 tools repeats `type`, `description`, `string` … in each: shared, its tree is a quarter smaller.
+    """
     shared: dict[str, str] = {}
     keep = shared.setdefault
     known = shared.get

@@ -169,7 +169,8 @@ class _StdoutDecoder:
 
     def _cut_lists(self, text: str) -> str:
         """A large message with every list in its `result` (or `params`) cut to `max_items` + 1 items (one more, so
-        the listing sees it was cut), parsed one item at a time: a million tools never become a million objects."""
+        the listing sees it was cut), parsed one item at a time: a million tools never become a million objects.
+        """
         try:
             message, dropped = load_json_capped(text, depth=2, max_items=self._wire.limits.max_items + 1)
         except (ValueError, RecursionError):
@@ -253,7 +254,8 @@ class _StderrTail:
 
 def _redacted_tail(stderr: _StderrTail, wire: Wire) -> str:
     """The stderr tail without the target's secrets (the server may echo its key); a cut start may hold the end of
-    one."""
+    one.
+    """
     text = bytes(stderr.tail).decode("utf-8", "replace")
     return wire.redactor.tail(text) if stderr.total > stderr.limit else wire.redactor.text(text)
 

@@ -92,7 +92,8 @@ class Wire:
 
     def _message(self, message: str) -> str:
         """The message redacted, cut first to what an event keeps (a server's error text may be megabytes), so a
-        secret the cut splits loses its first part too."""
+        secret the cut splits loses its first part too.
+        """
         if len(message) <= MAX_MESSAGE_CHARS:
             return self.redactor.text(message)
         return self.redactor.head(message[:MAX_MESSAGE_CHARS])

@@ -32,7 +32,8 @@ def _redact(value: Any) -> Any:
 
 def argument_secrets(plan: CallPlan) -> list[str]:
     """The secret values in the arguments of the named calls (every string under a secret-looking key, and URL
-    credentials anywhere), for the probe's `Redactor`."""
+    credentials anywhere), for the probe's `Redactor`.
+    """
     return [secret for call in plan.explicit for secret in _secret_strings(call.arguments, under_secret=False)]
 
 

@@ -295,7 +295,8 @@ def records_from_json(items: object) -> tuple[CallRecord, ...]:
 
 def call_results(records: Sequence[CallRecord]) -> Mapping[str, Raw]:
     """Tool name → the raw result the server returned for it: its first `ok` call's, else its first `tool-error`
-    call's (`isError: true`). What the result-based checks read; a tool that is not a key returned no result."""
+    call's (`isError: true`). What the result-based checks read; a tool that is not a key returned no result.
+    """
     results: dict[str, Raw] = {}
     for wanted in ("ok", "tool-error"):
         for record in records:

@@ -253,13 +253,15 @@ class Snapshot:
     @property
     def call_results(self) -> Mapping[str, Raw]:
         """Tool name → the raw result the server returned (its first `ok` call's, else its first `isError` one):
-        the evidence of the result-based checks."""
+        the evidence of the result-based checks.
+        """
         return call_results(self.calls)
 
     @property
     def call_outcomes(self) -> Mapping[str, CallOutcome]:
         """Tool name → how calling it went (`ok` if any call succeeded, else the last one's outcome); a tool that
-        is not a key was not called."""
+        is not a key was not called.
+        """
         return call_outcomes(self.calls)
 
     # --- plain data ----------------------------------------------------------------------------------------------

@@ -249,7 +249,8 @@ def parse_target(
 
 def target_redactor(target: Target) -> Redactor:
     """What hides `target`'s secrets wherever they show up: every env and header value, the URL's password and
-    secret parameters, and the secret arguments (see `hostcompat.redaction`)."""
+    secret parameters, and the secret arguments (see `hostcompat.redaction`).
+    """
     if isinstance(target, StdioTarget):
         return Redactor.of(args_secrets(target.args), target.env.values())
     if isinstance(target, HttpTarget | SseTarget):
@@ -261,7 +262,8 @@ def target_redactor(target: Target) -> Redactor:
 def connect_url(target: HttpTarget | SseTarget) -> tuple[str, str | None]:
     """The URL to connect to, and a note when the URL's `user:password` yields to an explicit `Authorization`
     header (the header is sent, the URL's credentials are not: an HTTP client would otherwise replace the header
-    with Basic credentials from the URL, silently)."""
+    with Basic credentials from the URL, silently).
+    """
     note = url_credentials_note(target.url, target.headers)
     return (target.url if note is None else strip_url_credentials(target.url)), note
 

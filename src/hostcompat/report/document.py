@@ -79,7 +79,8 @@ def verdict_rank(verdict: str) -> int:
 
 def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
     """`EXIT_FAILED` when a server could not be checked (an `error`, no `server` info or no host verdicts), whatever
-    `fail_on` says, or when any host verdict is at or past `fail_on`; `EXIT_OK` otherwise."""
+    `fail_on` says, or when any host verdict is at or past `fail_on`; `EXIT_OK` otherwise.
+    """
     if fail_on not in ("blocked", "degraded", "unknown", "never"):
         raise InvalidInput(f"--fail-on must be blocked, degraded, unknown or never, got {fail_on!r}", value=fail_on)
     servers = document.get("servers", ())

@@ -20,7 +20,8 @@ _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ b
 
 def escape_markdown(text: object) -> str:
     """`text` on one line, control characters neutralised (`hostcompat.terminal.clean_line`), with Markdown and
-    HTML metacharacters escaped."""
+    HTML metacharacters escaped.
+    """
     return _ESCAPE.sub(r"\\\1", clean_line(text))
 
 

@@ -69,7 +69,8 @@ _CODES: Final[Mapping[str, int]] = MappingProxyType(
 
 def jsonrpc_error_code(error: HostCompatError) -> int:
     """The JSON-RPC error code to answer `error` with: parse error, invalid request, unknown method, bad params,
-    or `DENIED` for a refused tool call. Anything else is an invalid request."""
+    or `DENIED` for a refused tool call. Anything else is an invalid request.
+    """
     return _CODES.get(error.rule_id or "", INVALID_REQUEST)
 
 

@@ -101,7 +101,8 @@ class HostContext:
 
 def merge_host_context(current: HostContext, change: HostContext) -> HostContext:
     """The context after a `host-context-changed` notification: each top-level key `change` sets replaces
-    the one in `current` (a shallow merge); keys it leaves out stay as they were."""
+    the one in `current` (a shallow merge); keys it leaves out stay as they were.
+    """
     return HostContext.from_wire({**current.to_wire(), **change.to_wire()})
 
 

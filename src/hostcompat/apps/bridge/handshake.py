@@ -197,7 +197,8 @@ class HostCapabilities:
 
     def declares(self, key: str) -> bool:
         """True when the capability named by the wire key (dotted for a sub-key, as `serverTools.listChanged`)
-        is declared: present as an object, or `true` as a flag."""
+        is declared: present as an object, or `true` as a flag.
+        """
         return _declares(self.to_wire(), key)
 
 

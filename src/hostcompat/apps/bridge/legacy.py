@@ -81,7 +81,7 @@ class LegacyEnvelope:
     """Unknown top-level keys, kept verbatim."""
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object."""
+        """Viant's JSON object."""
         return wire_object(
             {"version": self.version, "method": self.method, "params": self.params.to_wire()}, self.extra
         )
@@ -89,7 +89,8 @@ class LegacyEnvelope:
 
 def is_legacy_envelope(data: object) -> bool:
     """True when `data` looks like a legacy envelope rather than JSON-RPC: an object with an `mcpui:` method
-    and no `jsonrpc` member. It says nothing about validity; `parse_legacy_envelope` checks that."""
+    and no `jsonrpc` member. It says nothing about validity; `parse_legacy_envelope` checks that.
+    """
     if not isinstance(data, Mapping) or "jsonrpc" in data:
         return False
     method = data.get("method")

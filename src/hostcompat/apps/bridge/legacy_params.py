@@ -59,7 +59,7 @@ class LegacyToolsCall:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object."""
+        """Viant's JSON object."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(name=self.name, arguments=copied(self.arguments))
         return wire_object(modeled, self.extra)
@@ -90,7 +90,7 @@ class LegacyMessage:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object (`content` always written)."""
+        """Viant's JSON object (`content` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(content=self.content, metadata=json_copy(self.metadata, "metadata"))
         return wire_object(modeled, self.extra)
@@ -113,7 +113,7 @@ class LegacyOpenLink:
         return cls(window_id, resource_uri, url=fields.text("url", non_empty=True), extra=fields.rest())
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object."""
+        """Viant's JSON object."""
         return wire_object({**_window_wire(self.window_id, self.resource_uri), "url": self.url}, self.extra)
 
 
@@ -141,7 +141,7 @@ class LegacyHostReady:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object (`protocolVersion` always written)."""
+        """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(allowedTools=text_list(self.allowed_tools), protocolVersion=self.protocol_version)
         return wire_object(modeled, self.extra)
@@ -173,7 +173,7 @@ class LegacyToolInput:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object (`protocolVersion` always written)."""
+        """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(
             toolName=self.tool_name, toolInput=copied(self.tool_input), protocolVersion=self.protocol_version
@@ -213,7 +213,7 @@ class LegacyToolResult:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object (`protocolVersion` always written)."""
+        """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(
             toolName=self.tool_name,
@@ -242,7 +242,7 @@ class LegacyTeardown:
         return cls(window_id, resource_uri, reason=fields.opt_text("reason"), extra=fields.rest())
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object."""
+        """Viant's JSON object."""
         return wire_object({**_window_wire(self.window_id, self.resource_uri), "reason": self.reason}, self.extra)
 
 
@@ -271,7 +271,7 @@ class LegacySizeChanged:
         )
 
     def to_wire(self) -> dict[str, Any]:
-        """viant's JSON object."""
+        """Viant's JSON object."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(width=self.width, height=self.height)
         return wire_object(modeled, self.extra)

@@ -41,7 +41,8 @@ def _blocks(items: tuple[dict[str, Any], ...], where: str) -> tuple[dict[str, An
 @dataclass(frozen=True, slots=True)
 class EmptyParams:
     """The params of a method that carries none: `ui/notifications/initialized`, `request-teardown`,
-    `sandbox-proxy-ready` and `ping` (`{}`; `_meta` or other keys are kept in `extra`)."""
+    `sandbox-proxy-ready` and `ping` (`{}`; `_meta` or other keys are kept in `extra`).
+    """
 
     extra: Mapping[str, Any] = field(default_factory=no_extra)
 
@@ -58,7 +59,8 @@ class EmptyParams:
 @dataclass(frozen=True, slots=True)
 class EmptyResult:
     """The `{}` result of `ui/open-link`, `ui/message`, `ui/update-model-context`, `ui/download-file`,
-    `ui/resource-teardown` and `ping`; npm lets it say `isError: true` (e.g. the user denied a link)."""
+    `ui/resource-teardown` and `ping`; npm lets it say `isError: true` (e.g. the user denied a link).
+    """
 
     is_error: bool | None = None
     extra: Mapping[str, Any] = field(default_factory=no_extra)

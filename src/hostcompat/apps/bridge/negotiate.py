@@ -27,13 +27,15 @@ _SERVER_CAPABILITY_BY_PREFIX: Final = (("tools/", "serverTools"), ("resources/",
 
 def negotiate_protocol_version(requested: str | None) -> str:
     """The view protocol version a host answers `ui/initialize` with: the view's own when the host supports
-    it, otherwise `LATEST_PROTOCOL_VERSION` (the view then decides whether it can go on)."""
+    it, otherwise `LATEST_PROTOCOL_VERSION` (the view then decides whether it can go on).
+    """
     return requested if requested in SUPPORTED_PROTOCOL_VERSIONS else LATEST_PROTOCOL_VERSION
 
 
 def forward_to_view(method: str) -> bool:
     """Whether a sandbox proxy passes `method` on to the view: everything but its own handshake with the host
-    (`ui/notifications/sandbox-*`)."""
+    (`ui/notifications/sandbox-*`).
+    """
     return not method.startswith(m.SANDBOX_NOTIFICATION_PREFIX)
 
 
@@ -76,9 +78,11 @@ def after_view_message(session: ViewSession, method: str) -> ViewSession:
 
 
 def may_send_to_view(session: ViewSession, method: str) -> bool:
-    """Whether the host may send the request or notification `method` to the view now: only after the view's
-    `ui/notifications/initialized`, and only a method defined host->view. (Replies, including the one to
-    `ui/initialize`, are not methods and are always allowed.)"""
+    """Whether the host may send the request or notification `method` to the view now.
+
+    Only after the view's `ui/notifications/initialized`, and only a method defined host->view. (Replies, including
+    the one to `ui/initialize`, are not methods and are always allowed.)
+    """
     return session.initialized and m.Direction.HOST_TO_VIEW in m.method_directions(method)
 
 

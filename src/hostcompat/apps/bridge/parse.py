@@ -255,7 +255,8 @@ def serialize(message: BridgeMessage) -> dict[str, Any]:
 
 def error_reply(error: HostCompatError, request_id: RequestId | None = None) -> BridgeError:
     """The error reply a host sends for a rejected message: the JSON-RPC code for the error's rule, its
-    message, and the rule id as `data.ruleId`."""
+    message, and the rule id as `data.ruleId`.
+    """
     data = None if error.rule_id is None else {"ruleId": error.rule_id}
     return BridgeError(id=request_id, code=jsonrpc_error_code(error), message=error.message, data=data)
 

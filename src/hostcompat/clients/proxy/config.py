@@ -91,7 +91,8 @@ class StdioUpstream:
     def redactor(self) -> Redactor:
         """What hides this server's secrets in text it or its transport produce (its stderr, error messages): the
         secret arguments, every `env` value, and the secret-named variables it inherits from this process's
-        environment (`GITHUB_TOKEN`, `OPENAI_API_KEY`, …), which it may print as well."""
+        environment (`GITHUB_TOKEN`, `OPENAI_API_KEY`, …), which it may print as well.
+        """
         return Redactor.of(args_secrets(self.args), self.env.values(), environment_secrets(os.environ))
 
 
@@ -108,18 +109,21 @@ class HttpUpstream:
 
     def redactor(self) -> Redactor:
         """What hides this upstream's secrets in text (error messages quoting the URL, say): the URL's password and
-        secret parameters, and every header value."""
+        secret parameters, and every header value.
+        """
         headers = [part for value in self.headers.values() for part in header_secrets(value)]
         return Redactor.of(url_secrets(self.url), headers)
 
     def connect_url(self) -> str:
         """The URL to connect to: without its `user:password` when an `Authorization` header is given (see
-        `credentials_note`)."""
+        `credentials_note`).
+        """
         return self.url if self.credentials_note() is None else strip_url_credentials(self.url)
 
     def credentials_note(self) -> str | None:
         """When the URL has `user:password` and an `Authorization` header is given too, the sentence saying the header
-        is sent, not the URL's credentials (an HTTP client would otherwise replace the header with them, silently)."""
+        is sent, not the URL's credentials (an HTTP client would otherwise replace the header with them, silently).
+        """
         return url_credentials_note(self.url, self.headers)
 
 

@@ -75,7 +75,8 @@ def describe_exit(returncode: int | None) -> str:
 
 def process_ended(upstream: StdioUpstream, returncode: int | None, stderr_tail: str = "") -> UpstreamEnd:
     """The end of a stdio upstream, from its exit status (None: still running) and the tail of its stderr (its
-    start may be cut off: a secret it splits is redacted too)."""
+    start may be cut off: a secret it splits is redacted too).
+    """
     tail = upstream.redactor().tail(stderr_tail).strip()[-MAX_STDERR_TAIL:]
     return UpstreamEnd(f"the upstream server ({upstream.describe()}) {describe_exit(returncode)}", returncode, tail)
 
@@ -141,7 +142,8 @@ def _leaves(error: BaseException) -> list[BaseException]:
 
 def describe_failure(config: ProxyConfig, error: BaseException, *, started: bool = False) -> UpstreamEnd:
     """The end of an upstream that failed with `error`: it could not start (`started` false: command not found,
-    connection refused) or its transport broke mid-session."""
+    connection refused) or its transport broke mid-session.
+    """
     leaf = _leaves(error)[0]
     problem = f"{type(leaf).__name__}: {leaf}" if str(leaf) else type(leaf).__name__
     target = config.upstream

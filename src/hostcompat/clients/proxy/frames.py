@@ -27,7 +27,8 @@ _JSON_WHITESPACE = " \t\n\r"
 
 class Frame(NamedTuple):
     """One JSON-RPC message: `kind` (request, notification, result or error), its `id` (None for a notification
-    or an error without one), its `method` ("" for a response) and the whole decoded `body`."""
+    or an error without one), its `method` ("" for a response) and the whole decoded `body`.
+    """
 
     kind: str
     id: int | str | None

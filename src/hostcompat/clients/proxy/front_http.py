@@ -54,7 +54,8 @@ async def _reply(send: Send, status: int, code: int | None, message: str, data: 
 @dataclass
 class _Session:
     """One front session: its transport, how many GET streams the client holds open on it, and how many requests
-    it sent after the `initialize` that opened it."""
+    it sent after the `initialize` that opened it.
+    """
 
     transport: StreamableHTTPServerTransport
     open_streams: int = 0
@@ -107,6 +108,7 @@ class ProxyHttpApp:
             await self._discard(session_id, session)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one ASGI request."""
         await self.asgi(scope, receive, send)
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -183,7 +185,8 @@ class ProxyHttpApp:
 
     async def _close_if_abandoned(self, session_id: str, session: _Session) -> None:
         """Close a session whose client sent nothing after `initialize` (a client that meant to use it sends
-        `notifications/initialized` at once); it would otherwise hold a server until the idle timeout."""
+        `notifications/initialized` at once); it would otherwise hold a server until the idle timeout.
+        """
         wait = self.config.handshake_timeout
         if self.config.session_idle_timeout is not None:
             wait = min(wait, self.config.session_idle_timeout)

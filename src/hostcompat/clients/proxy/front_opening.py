@@ -24,7 +24,8 @@ from hostcompat.clients.proxy.tracker import INITIALIZE_METHOD
 @dataclass(frozen=True)
 class Refusal:
     """Why a request opens no session: the HTTP status (0: the client left, answer nothing), a JSON-RPC error code
-    (None: no body) and a message."""
+    (None: no body) and a message.
+    """
 
     status: int
     code: int | None

@@ -161,7 +161,8 @@ async def wait_exit(process: subprocess.Popen[bytes], seconds: float) -> int | N
 
 async def stop_server(process: subprocess.Popen[bytes], grace: float, *, hurry: bool = False) -> None:
     """Close the server's stdin and give it `grace` seconds to exit (no wait when `hurry`), then end whatever is
-    left of its process group: SIGTERM, at most `grace` seconds, SIGKILL."""
+    left of its process group: SIGTERM, at most `grace` seconds, SIGKILL.
+    """
     if process.stdin is not None:
         with suppress(OSError):
             process.stdin.close()

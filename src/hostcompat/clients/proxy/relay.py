@@ -76,7 +76,8 @@ class ProxySession:
 
     async def run(self) -> UpstreamEnd | None:
         """Relay until the client leaves (returns None) or the upstream ends (returns how; requests in flight
-        have then been answered with an error)."""
+        have then been answered with an error).
+        """
         end: UpstreamEnd | None = None
         opened = False
         try:
@@ -98,7 +99,8 @@ class ProxySession:
 
     async def answer_until_closed(self, end: UpstreamEnd, *, first_only: bool = False) -> None:
         """After the upstream ended: answer every further client request (or only the first) with the same error,
-        until the client leaves (the caller bounds how long)."""
+        until the client leaves (the caller bounds how long).
+        """
         while True:
             try:
                 item = await self.front.read.receive()
