@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.evaluate import evaluate_all_hosts
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 
 SIZES = (10, 1_000, 10_000)
 TARGET_US_PER_HOST_AT_10 = 50.0

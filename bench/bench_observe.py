@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.observe.browser import browser_status
 from hostcompat.observe.host_profile import emulate_host
 from hostcompat.observe.runner import RunLimits, observe_all

@@ -35,8 +35,8 @@ from tests.engine.widget_corpus import (  # noqa: E402  (imports follow the path
     score,
 )
 
-from hostcompat.engine.needs import ALL_NEEDS  # noqa: E402
-from hostcompat.engine.scan import scan_widget_content, scan_widget_source  # noqa: E402
+from hostcompat.engine.scan.needs import ALL_NEEDS  # noqa: E402
+from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source  # noqa: E402
 
 NO_MATCH_CHARS = 50_000_000
 _ABSENT = "\x00hostcompat-absent-needle\x00"

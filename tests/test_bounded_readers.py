@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hostcompat.clients.rules import MAX_RULE_FILE_BYTES, load_rule_file
-from hostcompat.engine.catalog import MAX_CATALOG_BYTES, load_catalog
+from hostcompat.engine.catalog.load import MAX_CATALOG_BYTES, load_catalog
 from hostcompat.errors import CatalogError, InvalidHostConfig, InvalidInput, InvalidSnapshot
 from hostcompat.host_configs import MAX_CONFIG_BYTES, read_host_config
 from hostcompat.probe.snapshot import read_snapshot

@@ -10,7 +10,7 @@ import pytest
 
 from hostcompat.checking import analyse_widgets, check_snapshot, connection_facts
 from hostcompat.cli._targets import DEMO_COMMAND
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.probe.target import StdioTarget
 

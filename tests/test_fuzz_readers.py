@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hostcompat.checking import WidgetBudget, check_snapshot
 from hostcompat.cli.check import FORMATS, render
 from hostcompat.clients.rules import load_rule_file
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.errors import HostCompatError
 from hostcompat.host_configs import read_host_config
 from hostcompat.probe.snapshot import Snapshot, read_snapshot, snapshot_to_json

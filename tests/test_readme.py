@@ -22,7 +22,7 @@ JSON_BLOCK = re.compile(r"^```json\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 def test_the_readme_catalog_override_example_loads_and_takes_effect(tmp_path: Path) -> None:
-    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.catalog.load import load_catalog
 
     (example,) = [block for block in JSON_BLOCK.findall(README.read_text("utf-8")) if '"catalog"' in block]
     path = tmp_path / "hosts.json"
@@ -33,8 +33,8 @@ def test_the_readme_catalog_override_example_loads_and_takes_effect(tmp_path: Pa
 
 
 def test_the_minimal_override_the_unknown_verdicts_point_to_is_documented_and_loads(tmp_path: Path) -> None:
-    from hostcompat.engine.catalog import load_catalog
-    from hostcompat.engine.fixes import OVERRIDE_HELP, record_fact_fix
+    from hostcompat.engine.catalog.load import load_catalog
+    from hostcompat.engine.findings.fixes import OVERRIDE_HELP, record_fact_fix
 
     text = README.read_text("utf-8")
     (example,) = [block for block in JSON_BLOCK.findall(text) if '"postman"' in block]

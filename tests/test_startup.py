@@ -15,8 +15,8 @@ import pytest
 
 import hostcompat
 from hostcompat.cli import main
-from hostcompat.engine.catalog import BUNDLED_SOURCE_NAME, load_catalog, parse_catalog_text, validate_catalog
-from hostcompat.engine.catalog_bundled import bundled_catalog
+from hostcompat.engine.catalog.bundled import bundled_catalog
+from hostcompat.engine.catalog.load import BUNDLED_SOURCE_NAME, load_catalog, parse_catalog_text, validate_catalog
 from hostcompat.errors import CatalogError
 
 BUNDLED = Path(hostcompat.__file__).parent / "data" / "hosts.json"
@@ -50,7 +50,7 @@ def test_an_offline_json_check_loads_neither_the_full_catalog_validation_nor_oth
         "mcp",
         "pydantic",
         "rich",
-        "hostcompat.engine.catalog_validate",
+        "hostcompat.engine.catalog.validate",
         "hostcompat.report.text",
         "hostcompat.report.markdown",
         "hostcompat.report.sarif",

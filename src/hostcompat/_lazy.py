@@ -6,9 +6,9 @@ package never pays for the rest of it (the offline check never imports the `mcp`
 Usage, in a package's ``__init__``::
 
     if TYPE_CHECKING:
-        from hostcompat.engine.catalog import load_catalog as load_catalog
+        from hostcompat.engine.catalog.load import load_catalog as load_catalog
 
-    __getattr__, __dir__ = lazy_exports(__name__, {"hostcompat.engine.catalog": ["load_catalog"]})
+    __getattr__, __dir__ = lazy_exports(__name__, {"hostcompat.engine.catalog.load": ["load_catalog"]})
     __all__ = ["load_catalog"]
 
 A name exported under another name than its module's is written ``"public=attribute"``. The test of the public API

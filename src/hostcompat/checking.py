@@ -16,17 +16,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from hostcompat.engine.catalog_model import Catalog
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.finding_rules import finding_for
-from hostcompat.engine.findings import Evidence, Finding
-from hostcompat.engine.host_context import HostContext
-from hostcompat.engine.hygiene import check_server_hygiene
-from hostcompat.engine.long_values import cut_content_item, cut_long_values, cut_value
-from hostcompat.engine.observed import ObservedRun
-from hostcompat.engine.requirements import derive_server_requirements
-from hostcompat.engine.server_facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
-from hostcompat.engine.tool_meta import preview_value
+from hostcompat.engine.catalog.host_context import HostContext
+from hostcompat.engine.catalog.model import Catalog
+from hostcompat.engine.findings.model import Evidence, Finding
+from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.hygiene.check import check_server_hygiene
+from hostcompat.engine.server.facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
+from hostcompat.engine.server.long_values import cut_content_item, cut_long_values, cut_value
+from hostcompat.engine.server.observed import ObservedRun
+from hostcompat.engine.server.requirements import derive_server_requirements
+from hostcompat.engine.server.tool_meta import preview_value
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import HostCompatError, ScanTimedOut
 from hostcompat.probe.events import (
     CONNECT_FAILED,
@@ -85,7 +85,7 @@ def analyse_widgets(snapshot: Snapshot, budget: WidgetBudget | None = None) -> W
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
     chars_left = budget.max_chars
     if requirements.widget_tools_by_uri:
-        from hostcompat.engine.scan import scan_deadline  # the scanner loads only for servers with widgets
+        from hostcompat.engine.scan.widget import scan_deadline  # the scanner loads only for servers with widgets
     for uri, tools in requirements.widget_tools_by_uri.items():
         size = _widget_chars(snapshot, uri)
         if deadline is not None and time.monotonic() > deadline:
@@ -173,9 +173,9 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], 
     item = _widget_item(snapshot, uri)
     if item is None:
         return "resources/read returned no contents"
-    from hostcompat.engine.scan import scan_widget_content  # the scanner loads only for servers with widgets
-    from hostcompat.engine.scan_meta import scan_widget_meta
-    from hostcompat.engine.widget_needs import attributed_needs
+    from hostcompat.engine.scan.meta import scan_widget_meta
+    from hostcompat.engine.scan.widget import scan_widget_content  # the scanner loads only for servers with widgets
+    from hostcompat.engine.scan.widget_needs import attributed_needs
 
     names: list[str] = []
     try:
@@ -213,7 +213,7 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
     """
     if usage is None or not observed:
         return usage
-    from hostcompat.engine.evaluate_capabilities import NEED_FACTS
+    from hostcompat.engine.verdicts.capabilities import NEED_FACTS
 
     uses = [
         (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools

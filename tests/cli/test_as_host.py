@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from hostcompat.cli._as_host import Presentation, present_as
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.probe.options import MCP_APPS
 from tests.cli.test_check import run
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hostcompat.cli import main
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 
 BOARD = [sys.executable, "-m", "hostcompat.examples.board"]
 

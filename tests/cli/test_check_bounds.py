@@ -161,7 +161,7 @@ def test_a_call_bomb_widget_is_analysed_within_bounds_and_says_it_was_cut(tmp_pa
 
 def test_widgets_over_the_time_or_size_budget_are_named_not_silently_passed(tmp_path: Path) -> None:
     from hostcompat.checking import WidgetBudget, check_snapshot
-    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
 
     snapshot = read_snapshot(bomb_snapshot(tmp_path / "bombs.json", widgets=4, calls=2_000))

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.catalog_coverage import catalog_coverage, fact_age_days, stale_facts, used_cells
+from hostcompat.engine.catalog.coverage import catalog_coverage, fact_age_days, stale_facts, used_cells
+from hostcompat.engine.catalog.load import load_catalog
 from tests.cli.test_check import run
 
 TEN = ("claude", "claude-code", "chatgpt", "codex", "cursor", "vscode", "goose", "gemini-cli", "copilot-cli", "copilot")

@@ -180,7 +180,7 @@ def assert_actionable(document: dict[str, Any]) -> None:
     """Every finding has a fix; a fix naming a hostcompat rule names a bundled one, and one sending the author to
     the catalog names the fact, the host and --catalog."""
     from hostcompat.clients import load_bundled_rules
-    from hostcompat.engine.catalog_schema import FACT_FIELDS
+    from hostcompat.engine.catalog.schema import FACT_FIELDS
 
     rules = {rule.id for rule in load_bundled_rules()}
     for server in document["servers"]:

@@ -19,7 +19,7 @@ from hostcompat.clients._ops import OPERATIONS, ResultOperation
 from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import plan_rewrites, rewrite_result
 from hostcompat.clients.rules import Rule, load_bundled_rules
-from hostcompat.engine.evaluate_schema import schema_constructs
+from hostcompat.engine.server.schema_constructs import schema_constructs
 from tests.clients.schema_strategies import instances, tool_schemas
 
 SCHEMA_OPS: Final = frozenset(

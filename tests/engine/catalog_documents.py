@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from hostcompat.engine.catalog_schema import SCHEMA_VERSION
+from hostcompat.engine.catalog.schema import SCHEMA_VERSION
 
 
 def fact(value: Any, **extra: Any) -> dict[str, Any]:

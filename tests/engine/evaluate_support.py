@@ -2,11 +2,11 @@
 
 from typing import Any
 
-from hostcompat.engine.catalog import validate_catalog
-from hostcompat.engine.catalog_model import HostProfile
-from hostcompat.engine.catalog_schema import SCHEMA_VERSION
-from hostcompat.engine.findings import Verdict
-from hostcompat.engine.server_facts import WIDGET_NEEDS
+from hostcompat.engine.catalog.load import validate_catalog
+from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.engine.catalog.schema import SCHEMA_VERSION
+from hostcompat.engine.findings.model import Verdict
+from hostcompat.engine.server.facts import WIDGET_NEEDS
 
 OPENAI = "openai/outputTemplate"
 NEW = "2025-11-25"

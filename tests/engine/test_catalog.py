@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from hostcompat.engine.catalog import (
+from hostcompat.engine.catalog.load import (
     BUNDLED_SOURCE_NAME,
     Catalog,
     Fact,
@@ -20,7 +20,7 @@ from hostcompat.engine.catalog import (
     parse_catalog_text,
     validate_catalog,
 )
-from hostcompat.engine.catalog_schema import SCHEMA_VERSION
+from hostcompat.engine.catalog.schema import SCHEMA_VERSION
 from hostcompat.errors import CatalogError
 from tests.engine.catalog_documents import fact, minimal_document
 
@@ -321,7 +321,7 @@ def test_a_bad_user_override_raises_naming_the_file_and_the_problem(
 def test_the_catalog_loader_never_imports_the_sdk_or_pydantic() -> None:
     code = (
         "import sys\n"
-        "from hostcompat.engine.catalog import load_catalog\n"
+        "from hostcompat.engine.catalog.load import load_catalog\n"
         "load_catalog().get('claude')\n"
         "print(sorted(name for name in ('mcp', 'mcp_types', 'pydantic') if name in sys.modules))\n"
     )

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from hostcompat.engine.catalog import Catalog, hosts_with_alias, load_catalog
+from hostcompat.engine.catalog.load import Catalog, hosts_with_alias, load_catalog
 from hostcompat.errors import CatalogError
 
 

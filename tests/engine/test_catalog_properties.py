@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.catalog import Catalog, apply_overrides, parse_catalog_text, validate_catalog
-from hostcompat.engine.catalog_schema import FACT_FIELDS, KINDS, PROVENANCES, SCHEMA_VERSION
+from hostcompat.engine.catalog.load import Catalog, apply_overrides, parse_catalog_text, validate_catalog
+from hostcompat.engine.catalog.schema import FACT_FIELDS, KINDS, PROVENANCES, SCHEMA_VERSION
 from hostcompat.errors import CatalogError
 from tests.engine.catalog_documents import fact, minimal_document
 

@@ -5,11 +5,14 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.catalog_model import HostProfile
-from hostcompat.engine.catalog_schema import FACT_FIELDS
-from hostcompat.engine.evaluate import evaluate_all_hosts, evaluate_host_compat
-from hostcompat.engine.evaluate_capabilities import (
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.engine.catalog.schema import FACT_FIELDS
+from hostcompat.engine.findings.model import Lane, Provenance, Severity, Verdict
+from hostcompat.engine.findings.rules import RULES
+from hostcompat.engine.scan.needs import ALL_NEEDS
+from hostcompat.engine.server.requirements import UNKNOWN_WIDGETS_NOT_ANALYZED, derive_server_requirements
+from hostcompat.engine.verdicts.capabilities import (
     LEGACY_FORMAT,
     MCP_APPS_FORMAT,
     NEED_FACTS,
@@ -17,13 +20,10 @@ from hostcompat.engine.evaluate_capabilities import (
     OPENAI_FORMAT,
     PERMISSION_ALLOW,
 )
-from hostcompat.engine.evaluate_model import HostReport
-from hostcompat.engine.evaluate_results import CONTENT_FACTS, OUTPUT_SCHEMA_FACT, STRUCTURED_CONTENT_FACT
-from hostcompat.engine.evaluate_server import NAME_FORMAT_FACT, NAME_PREFIX_FACT, PROTOCOL_VERSIONS, TOOL_LIMIT_FACTS
-from hostcompat.engine.finding_rules import RULES
-from hostcompat.engine.findings import Lane, Provenance, Severity, Verdict
-from hostcompat.engine.needs import ALL_NEEDS
-from hostcompat.engine.requirements import UNKNOWN_WIDGETS_NOT_ANALYZED, derive_server_requirements
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts, evaluate_host_compat
+from hostcompat.engine.verdicts.model import HostReport
+from hostcompat.engine.verdicts.results import CONTENT_FACTS, OUTPUT_SCHEMA_FACT, STRUCTURED_CONTENT_FACT
+from hostcompat.engine.verdicts.server import NAME_FORMAT_FACT, NAME_PREFIX_FACT, PROTOCOL_VERSIONS, TOOL_LIMIT_FACTS
 from hostcompat.errors import CatalogError, InvalidInput
 from tests.engine.evaluate_support import (
     NEW,
@@ -506,7 +506,7 @@ def test_every_need_the_scanner_reports_has_a_host_fact_to_check() -> None:
 
 def test_importing_the_evaluator_loads_neither_the_sdk_nor_pydantic() -> None:
     code = (
-        "import sys, hostcompat.engine.evaluate; "
+        "import sys, hostcompat.engine.verdicts.evaluate; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'pydantic')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

@@ -5,12 +5,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.finding_rules import RULES
-from hostcompat.engine.findings import worst
-from hostcompat.engine.requirements import derive_server_requirements
-from hostcompat.engine.server_facts import WIDGET_NEEDS
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.findings.model import worst
+from hostcompat.engine.findings.rules import RULES
+from hostcompat.engine.server.facts import WIDGET_NEEDS
+from hostcompat.engine.server.requirements import derive_server_requirements
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import InvalidInput
 
 CATALOG = load_catalog()

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.engine.catalog_schema import SCHEMA_FEATURES
-from hostcompat.engine.evaluate_schema import MAX_SCHEMA_DEPTH, has_type, schema_constructs
-from hostcompat.engine.evaluate_surface import describe_server_surface
+from hostcompat.engine.catalog.schema import SCHEMA_FEATURES
+from hostcompat.engine.server.schema_constructs import MAX_SCHEMA_DEPTH, has_type, schema_constructs
+from hostcompat.engine.server.surface import describe_server_surface
 from hostcompat.errors import InvalidInput
 
 CLEAN = {

@@ -2,12 +2,12 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog, validate_catalog
-from hostcompat.engine.catalog_model import HostProfile
-from hostcompat.engine.evaluate import evaluate_all_hosts, evaluate_host_compat
-from hostcompat.engine.evaluate_model import HostReport
-from hostcompat.engine.findings import Finding, Lane, Provenance, Severity, Verdict
-from hostcompat.engine.requirements import derive_server_requirements
+from hostcompat.engine.catalog.load import load_catalog, validate_catalog
+from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.engine.findings.model import Finding, Lane, Provenance, Severity, Verdict
+from hostcompat.engine.server.requirements import derive_server_requirements
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts, evaluate_host_compat
+from hostcompat.engine.verdicts.model import HostReport
 from hostcompat.errors import CatalogError
 from tests.engine.catalog_documents import minimal_document
 from tests.engine.evaluate_support import fact, host, plain_tool

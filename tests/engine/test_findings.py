@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.engine.finding_rules import RULES, RuleRegistry, finding_for, rule_info
-from hostcompat.engine.findings import (
+from hostcompat.engine.findings.model import (
     MAX_SNIPPET_CHARS,
     RULE_ID_PATTERN,
     Evidence,
@@ -19,6 +18,7 @@ from hostcompat.engine.findings import (
     weakest,
     worst,
 )
+from hostcompat.engine.findings.rules import RULES, RuleRegistry, finding_for, rule_info
 from hostcompat.errors import InvalidInput
 
 # --- verdicts, severities, provenance ---------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.evaluate_capabilities import NEED_FACTS
-from hostcompat.engine.fixes import GUARDED_FIX, OVERRIDE_HELP, capability_fix, record_fact_fix
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.findings.fixes import GUARDED_FIX, OVERRIDE_HELP, capability_fix, record_fact_fix
+from hostcompat.engine.verdicts.capabilities import NEED_FACTS
 
 
 @pytest.mark.parametrize("need", ["serverTools", "serverResources", "message", "updateModelContext", "openLinks"])

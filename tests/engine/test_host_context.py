@@ -4,11 +4,11 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog, validate_catalog
-from hostcompat.engine.catalog_model import Catalog
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.findings import Severity, Verdict
-from hostcompat.engine.host_context import COMMON, HostContext, in_context, other_contexts, parse_host_context
+from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context, other_contexts, parse_host_context
+from hostcompat.engine.catalog.load import load_catalog, validate_catalog
+from hostcompat.engine.catalog.model import Catalog
+from hostcompat.engine.findings.model import Severity, Verdict
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import CatalogError, InvalidInput
 from tests.engine.catalog_documents import fact, minimal_document
 

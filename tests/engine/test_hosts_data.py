@@ -7,8 +7,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from hostcompat.engine.catalog import BUNDLED_SOURCE_NAME, Catalog, Fact, load_catalog
-from hostcompat.engine.catalog_schema import (
+from hostcompat.engine.catalog.load import BUNDLED_SOURCE_NAME, Catalog, Fact, load_catalog
+from hostcompat.engine.catalog.schema import (
     FACT_FIELDS,
     KINDS,
     LEVELS,

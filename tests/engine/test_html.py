@@ -1,4 +1,4 @@
-from hostcompat.engine._html import split_html
+from hostcompat.engine.scan.html import split_html
 
 
 def test_scripts_handlers_and_urls_are_found_in_document_order() -> None:

@@ -18,9 +18,9 @@ from hostcompat.apps.constants import (
     RESOURCE_URI_META_KEY,
 )
 from hostcompat.apps.resource import content_hash
-from hostcompat.engine.finding_rules import RULES
-from hostcompat.engine.findings import Finding, Severity
-from hostcompat.engine.hygiene import check_server_hygiene, is_meaningful_content
+from hostcompat.engine.findings.model import Finding, Severity
+from hostcompat.engine.findings.rules import RULES
+from hostcompat.engine.hygiene.check import check_server_hygiene, is_meaningful_content
 from hostcompat.errors import InvalidInput, ResourceReadFailed
 
 URI = "ui://shop/cart.html"

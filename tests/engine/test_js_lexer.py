@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine._js_lexer import (
+from hostcompat.engine.scan.js.lexer import (
     COMMENT,
     REGEX,
     STRING,

@@ -1,4 +1,4 @@
-from hostcompat.engine.needs import (
+from hostcompat.engine.scan.needs import (
     ALL_NEEDS,
     APP_GUARD_KEYS,
     APP_HANDLER_PROPERTIES,

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine import _prefilter
-from hostcompat.engine._prefilter import ALL_OPEN, find_anchors, gate, native_prefilter
-from hostcompat.engine.scan import scan_widget_content, scan_widget_source
+from hostcompat.engine.scan import prefilter as _prefilter
+from hostcompat.engine.scan.prefilter import ALL_OPEN, find_anchors, gate, native_prefilter
+from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source
 from tests.engine.test_scan_corpus_properties import TOKENS
 from tests.engine.widget_corpus import Widget, corpus_widgets, fixture_widgets, read_corpus
 

@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hostcompat.apps.constants import RESOURCE_URI_META_KEY
-from hostcompat.engine.finding_rules import RULES
-from hostcompat.engine.requirements import (
+from hostcompat.engine.findings.rules import RULES
+from hostcompat.engine.server.facts import WIDGET_NEEDS
+from hostcompat.engine.server.requirements import (
     UNKNOWN_TOOLS_NOT_LOADED,
     UNKNOWN_TOOLS_OVER_LIMIT,
     UNKNOWN_TOOLS_TRUNCATED,
@@ -19,8 +20,7 @@ from hostcompat.engine.requirements import (
     WidgetUsage,
     derive_server_requirements,
 )
-from hostcompat.engine.server_facts import WIDGET_NEEDS
-from hostcompat.engine.tool_meta import MAX_TOOLS, inspect_tool_meta
+from hostcompat.engine.server.tool_meta import MAX_TOOLS, inspect_tool_meta
 from hostcompat.errors import InvalidInput
 
 OPENAI = "openai/outputTemplate"

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.scan import scan_widget_content, scan_widget_source
-from hostcompat.engine.scan_model import WidgetScan
+from hostcompat.engine.scan.model import WidgetScan
+from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source
 from hostcompat.errors import HostCompatError, InvalidInput
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -414,7 +414,7 @@ def test_importing_the_scanner_loads_neither_the_sdk_nor_pydantic() -> None:
     import sys
 
     code = (
-        "import sys, hostcompat.engine.scan, hostcompat.engine.scan_meta\n"
+        "import sys, hostcompat.engine.scan.widget, hostcompat.engine.scan.meta\n"
         "print(sorted(m for m in ('mcp', 'mcp_types', 'pydantic') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -11,9 +11,10 @@ import tracemalloc
 
 import pytest
 
-from hostcompat.engine import _guards, _js_styles
-from hostcompat.engine._scan_budget import MAX_PASS_HITS, MAX_SCAN_STRETCHES
-from hostcompat.engine.scan import scan_deadline, scan_widget_source
+from hostcompat.engine.scan.budget import MAX_PASS_HITS, MAX_SCAN_STRETCHES
+from hostcompat.engine.scan.js import guards as _guards
+from hostcompat.engine.scan.js import styles as _js_styles
+from hostcompat.engine.scan.widget import scan_deadline, scan_widget_source
 from hostcompat.errors import ScanTimedOut
 
 

@@ -14,9 +14,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from hostcompat.engine.needs import ALL_NEEDS
-from hostcompat.engine.scan import scan_widget_content
-from hostcompat.engine.scan_model import WidgetScan
+from hostcompat.engine.scan.model import WidgetScan
+from hostcompat.engine.scan.needs import ALL_NEEDS
+from hostcompat.engine.scan.widget import scan_widget_content
 from tests.engine.widget_corpus import (
     ROOT,
     Widget,

@@ -7,8 +7,8 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.needs import ALL_NEEDS
-from hostcompat.engine.scan import scan_widget_content, scan_widget_source
+from hostcompat.engine.scan.needs import ALL_NEEDS
+from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source
 from hostcompat.errors import HostCompatError
 
 TOKENS = [

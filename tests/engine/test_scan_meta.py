@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.scan_meta import scan_widget_meta
+from hostcompat.engine.scan.meta import scan_widget_meta
 from hostcompat.errors import HostCompatError, InvalidUIMeta
 
 

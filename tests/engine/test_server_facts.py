@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.engine.server_facts import GUARDED_CALLS_KEY, WidgetUsage
+from hostcompat.engine.server.facts import GUARDED_CALLS_KEY, WidgetUsage
 from hostcompat.errors import InvalidInput
 
 

@@ -4,13 +4,13 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog, validate_catalog
-from hostcompat.engine.catalog_schema import TRIGGERS
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.evaluate_conditions import compare_versions, months_between
-from hostcompat.engine.evaluate_surface import describe_server_surface
-from hostcompat.engine.findings import Severity, Verdict
-from hostcompat.engine.triggers import EVALUATED_TRIGGERS, TriggerState, evaluate_trigger, text_in_structured
+from hostcompat.engine.catalog.load import load_catalog, validate_catalog
+from hostcompat.engine.catalog.schema import TRIGGERS
+from hostcompat.engine.findings.model import Severity, Verdict
+from hostcompat.engine.server.surface import describe_server_surface
+from hostcompat.engine.verdicts.conditions import compare_versions, months_between
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
+from hostcompat.engine.verdicts.triggers import EVALUATED_TRIGGERS, TriggerState, evaluate_trigger, text_in_structured
 from hostcompat.errors import CatalogError, InvalidInput
 
 CATALOG = load_catalog()

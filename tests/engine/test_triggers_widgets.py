@@ -2,9 +2,9 @@
 
 from typing import Any
 
-from hostcompat.engine.evaluate_surface import describe_server_surface
-from hostcompat.engine.server_facts import WidgetUsage
-from hostcompat.engine.triggers import TriggerState, evaluate_trigger
+from hostcompat.engine.server.facts import WidgetUsage
+from hostcompat.engine.server.surface import describe_server_surface
+from hostcompat.engine.verdicts.triggers import TriggerState, evaluate_trigger
 
 TYPED = {"name": "board", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
 PLAIN = {"name": "plain", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}
@@ -42,9 +42,9 @@ def test_a_widget_that_sends_update_model_context_fires_and_one_that_does_not_st
 
 
 def test_structured_content_with_no_text_degrades_claude_and_a_json_text_does_not() -> None:
-    from hostcompat.engine.catalog import load_catalog
-    from hostcompat.engine.evaluate import evaluate_all_hosts
-    from hostcompat.engine.findings import Verdict
+    from hostcompat.engine.catalog.load import load_catalog
+    from hostcompat.engine.findings.model import Verdict
+    from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 
     bare = {"board": {"content": [], "structuredContent": {"cards": [1, 2]}}}
     verdicts = dict(evaluate_all_hosts([TYPED], load_catalog(), call_results=bare).verdicts)

@@ -4,14 +4,14 @@ from typing import Any
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.evaluate_surface import describe_server_surface
-from hostcompat.engine.findings import Severity
-from hostcompat.engine.scan import scan_widget_content
-from hostcompat.engine.server_facts import WidgetUsage
-from hostcompat.engine.triggers import TriggerState, evaluate_trigger
-from hostcompat.engine.widget_needs import attributed_needs
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.findings.model import Severity
+from hostcompat.engine.scan.widget import scan_widget_content
+from hostcompat.engine.scan.widget_needs import attributed_needs
+from hostcompat.engine.server.facts import WidgetUsage
+from hostcompat.engine.server.surface import describe_server_surface
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
+from hostcompat.engine.verdicts.triggers import TriggerState, evaluate_trigger
 from tests.engine.test_scan_corpus import captured
 
 CATALOG = load_catalog()

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from hostcompat.engine.needs import (
+from hostcompat.engine.scan.needs import (
     ALL_NEEDS,
     APP_HANDLER_PROPERTIES,
     APP_METHOD_NEEDS,

@@ -20,7 +20,7 @@ import anyio
 import pytest
 
 from hostcompat.checking import check_snapshot
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.probe import Snapshot, StdioTarget, capture
 from tests.probe._support import REPO
 

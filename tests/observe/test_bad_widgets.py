@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.observed import ObservedRun
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.server.observed import ObservedRun
 from hostcompat.observe.runner import RunLimits
 from hostcompat.observe.session import Observation, observe_snapshot
 from hostcompat.probe.snapshot import Snapshot
@@ -141,7 +141,7 @@ def test_a_replayed_quirk_strips_structured_content_from_the_result_the_view_get
     require_browser()
     import dataclasses
 
-    from hostcompat.engine.catalog_model import QuirkRef
+    from hostcompat.engine.catalog.model import QuirkRef
 
     quirk = QuirkRef("claude-desktop-tool-result-strips-structured", "t", "observed", "ext-apps #696", "2026-07-30")
     claude = dataclasses.replace(CATALOG.get("claude"), quirks=(quirk,))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.observed import ObservedRun
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.server.observed import ObservedRun
 from hostcompat.observe.runner import RunLimits
 from hostcompat.observe.session import Observation, observe_snapshot
 from tests.observe.support import corpus_snapshot, require_browser

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from hostcompat.checking import with_observed_needs
-from hostcompat.engine.catalog import load_catalog
-from hostcompat.engine.catalog_model import QuirkRef
-from hostcompat.engine.evaluate import evaluate_all_hosts
-from hostcompat.engine.observed import ObservedIssue, ObservedRun
-from hostcompat.engine.server_facts import WidgetUsage
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.catalog.model import QuirkRef
+from hostcompat.engine.server.facts import WidgetUsage
+from hostcompat.engine.server.observed import ObservedIssue, ObservedRun
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import InvalidInput
 from hostcompat.observe.host_profile import emulate_host
 from hostcompat.observe.record import RunRecord

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from hostcompat.checking import check_snapshot
-from hostcompat.engine.catalog import load_catalog
+from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.probe import CallPlan, ExplicitCall, HttpTarget, Snapshot, capture
 from hostcompat.probe.target import REDACTED
 from tests.probe._support import TIGHT, free_port, running

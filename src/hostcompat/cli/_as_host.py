@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hostcompat.engine.catalog_model import HostProfile
+from hostcompat.engine.catalog.model import HostProfile
 from hostcompat.probe.options import MCP_APPS, Advertise
 
 CLIENT_NAMES_FACT = "clientInfoNames"

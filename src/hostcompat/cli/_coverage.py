@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import IO, Any
 
-from hostcompat.engine.catalog_coverage import catalog_coverage, stale_facts
-from hostcompat.engine.catalog_model import Catalog, HostProfile
+from hostcompat.engine.catalog.coverage import catalog_coverage, stale_facts
+from hostcompat.engine.catalog.model import Catalog, HostProfile
 
 
 def write_coverage(catalog: Catalog, hosts: Sequence[HostProfile], as_of: str, fmt: str, out: IO[str]) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hostcompat.engine.catalog_model import Catalog
+    from hostcompat.engine.catalog.model import Catalog
     from hostcompat.observe.session import Observation
     from hostcompat.probe.snapshot import Snapshot
 

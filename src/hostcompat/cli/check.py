@@ -24,8 +24,8 @@ from hostcompat.redaction import Redactor
 from hostcompat.terminal import clean_line, escape_json_text, is_terminal, write_json
 
 if TYPE_CHECKING:
-    from hostcompat.engine.catalog_model import Catalog
-    from hostcompat.engine.host_context import HostContext
+    from hostcompat.engine.catalog.host_context import HostContext
+    from hostcompat.engine.catalog.model import Catalog
 
 FORMATS = ("text", "json", "markdown", "sarif", "html")
 
@@ -69,7 +69,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.checking import WidgetBudget, check_snapshot
-    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.report import exit_code, report_document, server_entry
 
@@ -129,7 +129,7 @@ def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: ar
 
 def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:
     """`--host-version ID=VERSION` pairs as host id → version; a malformed pair or unknown host is a usage error."""
-    from hostcompat.engine.catalog_schema import HOST_VERSION
+    from hostcompat.engine.catalog.schema import HOST_VERSION
 
     versions: dict[str, str] = {}
     for pair in pairs:
@@ -142,7 +142,7 @@ def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:
 
 def _host_contexts(texts: list[str], catalog: Catalog) -> dict[str | None, HostContext]:
     """`--host-context [ID:]KEY=VALUE,…` as host id (None: every host) → context; later ones add to earlier ones."""
-    from hostcompat.engine.host_context import COMMON, parse_host_context
+    from hostcompat.engine.catalog.host_context import COMMON, parse_host_context
 
     contexts: dict[str | None, HostContext] = {}
     for text in texts:

@@ -42,7 +42,7 @@ def _days(text: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.catalog.load import load_catalog
 
     catalog = load_catalog(overrides=args.catalog)
     hosts = [catalog.get(name) for name in args.host] if args.host else list(catalog.hosts)
@@ -85,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
 def _as_of(text: str | None) -> str:
     import datetime
 
-    from hostcompat.engine.catalog_schema import date_problem
+    from hostcompat.engine.catalog.schema import date_problem
     from hostcompat.errors import InvalidInput
 
     if text is None:

@@ -32,7 +32,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.cli._observing import observe
     from hostcompat.cli.check import _probe, _redactor
-    from hostcompat.engine.catalog import load_catalog
+    from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.redaction import Redactor
     from hostcompat.report.json_text import json_text

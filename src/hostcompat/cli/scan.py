@@ -40,7 +40,7 @@ def _read(name: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.engine.scan import scan_widget_source
+    from hostcompat.engine.scan.widget import scan_widget_source
 
     scan = scan_widget_source(_read(args.widget))
     if args.format == "json":

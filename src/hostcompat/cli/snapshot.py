@@ -20,7 +20,7 @@ from hostcompat.probe.snapshot import Snapshot
 from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
-    from hostcompat.engine.catalog_model import Catalog, HostProfile
+    from hostcompat.engine.catalog.model import Catalog, HostProfile
 
 MAX_CALLS_FILE_BYTES: Final = 4 * 1024 * 1024
 """The largest `--calls` file read."""
@@ -142,7 +142,7 @@ def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) ->
     if not args.as_host:
         return None
     if catalog is None:
-        from hostcompat.engine.catalog import load_catalog
+        from hostcompat.engine.catalog.load import load_catalog
 
         catalog = load_catalog()
     return catalog.get(args.as_host)

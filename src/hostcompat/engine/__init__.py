@@ -19,51 +19,51 @@ from typing import TYPE_CHECKING
 from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from hostcompat.engine.catalog import load_catalog as load_catalog
-    from hostcompat.engine.catalog import validate_catalog as validate_catalog
-    from hostcompat.engine.catalog_model import Catalog as Catalog
-    from hostcompat.engine.catalog_model import Fact as Fact
-    from hostcompat.engine.catalog_model import HostProfile as HostProfile
-    from hostcompat.engine.evaluate import evaluate_all_hosts as evaluate_all_hosts
-    from hostcompat.engine.evaluate import evaluate_host_compat as evaluate_host_compat
-    from hostcompat.engine.evaluate_model import Evaluation as Evaluation
-    from hostcompat.engine.evaluate_model import HostReport as HostReport
-    from hostcompat.engine.evaluate_model import LaneVerdict as LaneVerdict
-    from hostcompat.engine.finding_rules import RULES as RULES
-    from hostcompat.engine.finding_rules import RuleInfo as RuleInfo
-    from hostcompat.engine.finding_rules import rule_info as rule_info
-    from hostcompat.engine.findings import Evidence as Evidence
-    from hostcompat.engine.findings import Finding as Finding
-    from hostcompat.engine.findings import Lane as Lane
-    from hostcompat.engine.findings import Provenance as Provenance
-    from hostcompat.engine.findings import Severity as Severity
-    from hostcompat.engine.findings import Verdict as Verdict
-    from hostcompat.engine.findings import weakest as weakest
-    from hostcompat.engine.findings import worst as worst
-    from hostcompat.engine.hygiene import check_server_hygiene as check_server_hygiene
-    from hostcompat.engine.needs import ALL_NEEDS as ALL_NEEDS
-    from hostcompat.engine.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
-    from hostcompat.engine.requirements import ServerRequirements as ServerRequirements
-    from hostcompat.engine.requirements import derive_server_requirements as derive_server_requirements
-    from hostcompat.engine.scan import scan_widget_content as scan_widget_content
-    from hostcompat.engine.scan import scan_widget_source as scan_widget_source
-    from hostcompat.engine.scan_meta import scan_widget_meta as scan_widget_meta
-    from hostcompat.engine.scan_model import Evidence as ScanEvidence
-    from hostcompat.engine.scan_model import MetaScan as MetaScan
-    from hostcompat.engine.scan_model import NeedFinding as NeedFinding
-    from hostcompat.engine.scan_model import WidgetScan as WidgetScan
-    from hostcompat.engine.server_facts import ConnectionFacts as ConnectionFacts
-    from hostcompat.engine.server_facts import WidgetUsage as WidgetUsage
+    from hostcompat.engine.catalog.load import load_catalog as load_catalog
+    from hostcompat.engine.catalog.load import validate_catalog as validate_catalog
+    from hostcompat.engine.catalog.model import Catalog as Catalog
+    from hostcompat.engine.catalog.model import Fact as Fact
+    from hostcompat.engine.catalog.model import HostProfile as HostProfile
+    from hostcompat.engine.findings.model import Evidence as Evidence
+    from hostcompat.engine.findings.model import Finding as Finding
+    from hostcompat.engine.findings.model import Lane as Lane
+    from hostcompat.engine.findings.model import Provenance as Provenance
+    from hostcompat.engine.findings.model import Severity as Severity
+    from hostcompat.engine.findings.model import Verdict as Verdict
+    from hostcompat.engine.findings.model import weakest as weakest
+    from hostcompat.engine.findings.model import worst as worst
+    from hostcompat.engine.findings.rules import RULES as RULES
+    from hostcompat.engine.findings.rules import RuleInfo as RuleInfo
+    from hostcompat.engine.findings.rules import rule_info as rule_info
+    from hostcompat.engine.hygiene.check import check_server_hygiene as check_server_hygiene
+    from hostcompat.engine.scan.meta import scan_widget_meta as scan_widget_meta
+    from hostcompat.engine.scan.model import Evidence as ScanEvidence
+    from hostcompat.engine.scan.model import MetaScan as MetaScan
+    from hostcompat.engine.scan.model import NeedFinding as NeedFinding
+    from hostcompat.engine.scan.model import WidgetScan as WidgetScan
+    from hostcompat.engine.scan.needs import ALL_NEEDS as ALL_NEEDS
+    from hostcompat.engine.scan.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
+    from hostcompat.engine.scan.widget import scan_widget_content as scan_widget_content
+    from hostcompat.engine.scan.widget import scan_widget_source as scan_widget_source
+    from hostcompat.engine.server.facts import ConnectionFacts as ConnectionFacts
+    from hostcompat.engine.server.facts import WidgetUsage as WidgetUsage
+    from hostcompat.engine.server.requirements import ServerRequirements as ServerRequirements
+    from hostcompat.engine.server.requirements import derive_server_requirements as derive_server_requirements
+    from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts as evaluate_all_hosts
+    from hostcompat.engine.verdicts.evaluate import evaluate_host_compat as evaluate_host_compat
+    from hostcompat.engine.verdicts.model import Evaluation as Evaluation
+    from hostcompat.engine.verdicts.model import HostReport as HostReport
+    from hostcompat.engine.verdicts.model import LaneVerdict as LaneVerdict
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "hostcompat.engine.catalog": ["load_catalog", "validate_catalog"],
-        "hostcompat.engine.catalog_model": ["Catalog", "Fact", "HostProfile"],
-        "hostcompat.engine.evaluate": ["evaluate_all_hosts", "evaluate_host_compat"],
-        "hostcompat.engine.evaluate_model": ["Evaluation", "HostReport", "LaneVerdict"],
-        "hostcompat.engine.finding_rules": ["RULES", "RuleInfo", "rule_info"],
-        "hostcompat.engine.findings": [
+        "hostcompat.engine.catalog.load": ["load_catalog", "validate_catalog"],
+        "hostcompat.engine.catalog.model": ["Catalog", "Fact", "HostProfile"],
+        "hostcompat.engine.verdicts.evaluate": ["evaluate_all_hosts", "evaluate_host_compat"],
+        "hostcompat.engine.verdicts.model": ["Evaluation", "HostReport", "LaneVerdict"],
+        "hostcompat.engine.findings.rules": ["RULES", "RuleInfo", "rule_info"],
+        "hostcompat.engine.findings.model": [
             "Evidence",
             "Finding",
             "Lane",
@@ -73,13 +73,13 @@ __getattr__, __dir__ = lazy_exports(
             "weakest",
             "worst",
         ],
-        "hostcompat.engine.hygiene": ["check_server_hygiene"],
-        "hostcompat.engine.needs": ["ALL_NEEDS", "MCPJAM_NEEDS"],
-        "hostcompat.engine.requirements": ["ServerRequirements", "derive_server_requirements"],
-        "hostcompat.engine.scan": ["scan_widget_content", "scan_widget_source"],
-        "hostcompat.engine.scan_meta": ["scan_widget_meta"],
-        "hostcompat.engine.scan_model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
-        "hostcompat.engine.server_facts": ["ConnectionFacts", "WidgetUsage"],
+        "hostcompat.engine.hygiene.check": ["check_server_hygiene"],
+        "hostcompat.engine.scan.needs": ["ALL_NEEDS", "MCPJAM_NEEDS"],
+        "hostcompat.engine.server.requirements": ["ServerRequirements", "derive_server_requirements"],
+        "hostcompat.engine.scan.widget": ["scan_widget_content", "scan_widget_source"],
+        "hostcompat.engine.scan.meta": ["scan_widget_meta"],
+        "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
+        "hostcompat.engine.server.facts": ["ConnectionFacts", "WidgetUsage"],
     },
 )
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from hostcompat.apps.constants import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
-from hostcompat.engine.catalog_model import HostProfile
+from hostcompat.engine.catalog.model import HostProfile
 
 FEATURES: Final = "ui.mcpApps.features."
 DISPLAY_MODES: Final = "ui.mcpApps.displayModes"

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from hostcompat.engine.observed import ObservedIssue, ObservedRun
+from hostcompat.engine.server.observed import ObservedIssue, ObservedRun
 from hostcompat.observe.host_profile import METHOD_NEEDS, EmulatedHost
 from hostcompat.observe.record import BridgeMessage, RunRecord
 

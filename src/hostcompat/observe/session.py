@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hostcompat.engine.catalog_model import HostProfile
-from hostcompat.engine.observed import ObservedRun
+from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.engine.server.observed import ObservedRun
 from hostcompat.observe.host_profile import EmulatedHost, emulate_host, renders_mcp_apps
 from hostcompat.observe.record import RunRecord
 from hostcompat.observe.rules import judge_run, timings

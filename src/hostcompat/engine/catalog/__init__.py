@@ -1,0 +1,1 @@
+"""The sourced host catalog: its data model, vocabulary, loading, validation, coverage and host contexts."""

@@ -1,0 +1,476 @@
+"""Full validation of host catalog documents, and merging user files of overrides into a catalog.
+
+Every rule of the catalog format is checked here, with errors naming the file, the host and the field. User files
+always go through it. The bundled catalog goes through `hostcompat.engine.catalog.bundled` instead (a structural
+check, falling back to this module only to explain a problem), so an offline check does not load this module; the
+test suite holds the bundled file to every rule here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import types
+from collections.abc import Iterable, Mapping
+from typing import Any, NoReturn
+
+from hostcompat.engine.catalog.model import (
+    Catalog,
+    CatalogHeader,
+    Fact,
+    FactVariant,
+    HostProfile,
+    QuirkRef,
+    hosts_with_alias,
+)
+from hostcompat.engine.catalog.schema import (
+    FACT_FIELDS,
+    FACT_KEYS,
+    FACT_TREE,
+    GATE,
+    HEADER_KEYS,
+    HOST_KEYS,
+    HOST_VERSION,
+    KINDS,
+    MAX_CATALOG_BYTES,
+    MAX_HOSTS,
+    MAX_LIST_ITEMS,
+    MAX_LONG_TEXT,
+    MAX_QUIRKS,
+    MAX_TEXT,
+    OPERATING_SYSTEMS,
+    PROVENANCES,
+    QUIRK_KEYS,
+    REGISTRATIONS,
+    SCHEMA_VERSION,
+    TRIGGERS,
+    VARIANT_KEYS,
+    ValueSpec,
+    date_problem,
+    fail,
+    show_value,
+    text_problem,
+    type_name,
+    value_problem,
+)
+from hostcompat.errors import CatalogError
+
+_ID = re.compile(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
+_ALIAS = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
+_QUIRK_ID = re.compile(r"\A[a-z0-9][a-z0-9-]{0,99}\Z")
+_RULE_ID = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,99}\Z")
+
+
+def parse_catalog_text(text: str, *, source_name: str) -> Any:
+    """Parse catalog JSON text; CatalogError naming the file and line when it is not JSON, has NaN or duplicate keys."""
+    if len(text) > MAX_CATALOG_BYTES:
+        raise CatalogError(f"{source_name}: longer than {MAX_CATALOG_BYTES} characters", value=len(text))
+    try:
+        return json.loads(text, object_pairs_hook=_object_without_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise CatalogError(
+            f"{source_name}: not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", value=text[:200]
+        ) from None
+    except CatalogError as exc:
+        raise CatalogError(f"{source_name}: not usable JSON: {exc.message}", value=exc.value) from None
+    except (ValueError, RecursionError) as exc:
+        raise CatalogError(f"{source_name}: not usable JSON: {exc}", value=text[:200]) from None
+
+
+def validate_catalog(data: object, *, source_name: str) -> Catalog:
+    """Check a parsed catalog document (`{"catalog": {...}, "hosts": [...]}`) and build the `Catalog`."""
+    top = _document(data, source_name)
+    header = _header(top.get("catalog"), source_name)
+    raw_hosts = _host_list(top.get("hosts"), source_name)
+    hosts = tuple(_host(raw, source_name, index) for index, raw in enumerate(raw_hosts))
+    _check_names(hosts, source_name)
+    return Catalog(header=header, hosts=hosts, sources=(source_name,))
+
+
+def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Catalog:
+    """A new catalog with a user document applied: known ids merge field by field, new ids are added whole.
+
+    A user fact replaces the bundled one entirely (value, provenance, source and date together); aliases are
+    added to the host's; quirks replace those with the same id and the rest are appended. A user `catalog` header
+    is checked (its schema version must match) but the result keeps the base header. `catalog` is not changed.
+    """
+    top = _document(data, source_name)
+    if "catalog" in top:
+        _header(top["catalog"], source_name)
+    by_id = {host.id: host for host in catalog.hosts}
+    replaced: dict[str, HostProfile] = {}
+    added: list[HostProfile] = []
+    for index, raw in enumerate(_host_list(top.get("hosts"), source_name)):
+        host_id = _host_id(raw, source_name, index)
+        if host_id in replaced or any(host.id == host_id for host in added):
+            fail(f"{source_name}: duplicate host id {host_id!r}", host_id)
+        if host_id in by_id:
+            _check_lists_before_merging(raw, f"{source_name}: host {host_id!r}")
+            merged = _merge_host(by_id[host_id].to_dict(), raw)
+            replaced[host_id] = _host(merged, source_name, index)
+            continue
+        aliased = hosts_with_alias(catalog, host_id)
+        if aliased:
+            fail(f"{source_name}: {host_id!r} is an alias of {aliased[0].id!r}; override that host by its id", host_id)
+        added.append(_host(raw, source_name, index))
+    hosts = tuple(replaced.get(host.id, host) for host in catalog.hosts) + tuple(added)
+    if len(hosts) > MAX_HOSTS:
+        fail(f"{source_name}: more than {MAX_HOSTS} hosts in all", len(hosts))
+    _check_names(hosts, source_name)
+    return Catalog(header=catalog.header, hosts=hosts, sources=(*catalog.sources, source_name))
+
+
+# ---- checks ---------------------------------------------------------------------------------------------------
+
+
+def _document(data: object, source_name: str) -> Mapping[str, Any]:
+    top = require_object(data, f"{source_name}: the document")
+    reject_unknown_keys(top, ("$schema", "catalog", "hosts"), f"{source_name}: the document")
+    if "$schema" in top and not isinstance(top["$schema"], str):
+        fail(f"{source_name}: $schema must be a string, not {type_name(top['$schema'])}", top["$schema"])
+    return top
+
+
+def _header(raw: object, source_name: str) -> CatalogHeader:
+    where = f"{source_name}: catalog"
+    header = require_object(raw, where)
+    reject_unknown_keys(header, HEADER_KEYS, where)
+    version = header.get("schemaVersion")
+    if isinstance(version, bool) or not isinstance(version, int):
+        fail(f"{where}: schemaVersion must be an integer, not {type_name(version)}", version)
+    if version != SCHEMA_VERSION:
+        fail(
+            f"{where}: schemaVersion {show_value(version)} is not supported (this hostcompat reads {SCHEMA_VERSION})",
+            version,
+        )
+    date = require_date(header, "date", where, full=True)
+    return CatalogHeader(schema_version=version, date=date, description=optional_text(header, "description", where))
+
+
+def _host_list(raw: object, source_name: str) -> list[Any]:
+    if not isinstance(raw, list):
+        fail(f"{source_name}: 'hosts' must be a list, not {type_name(raw)}", raw)
+    if len(raw) > MAX_HOSTS:
+        fail(f"{source_name}: more than {MAX_HOSTS} hosts", len(raw))
+    return raw
+
+
+def _host_id(raw: object, source_name: str, index: int) -> str:
+    host_id = require_object(raw, f"{source_name}: hosts[{index}]").get("id")
+    if not isinstance(host_id, str) or not _ID.match(host_id):
+        fail(
+            f"{source_name}: hosts[{index}]: id {show_value(host_id)} must be lowercase letters, digits and '-'",
+            host_id,
+        )
+    return host_id
+
+
+def _host(raw: object, source_name: str, index: int) -> HostProfile:
+    host_id = _host_id(raw, source_name, index)
+    host = require_object(raw, source_name)
+    where = f"{source_name}: host {host_id!r}"
+    reject_unknown_keys(host, HOST_KEYS, where)
+    facts: dict[str, Fact] = {}
+    for group in FACT_TREE:
+        if group in host:
+            _collect_facts(host[group], FACT_TREE[group], group, where, facts)
+    return HostProfile(
+        id=host_id,
+        display_name=require_text(host, "displayName", where, limit=MAX_TEXT),
+        kind=require_choice(host, "kind", KINDS, where),
+        aliases=_aliases(host.get("aliases", []), where),
+        description=optional_text(host, "description", where),
+        facts=types.MappingProxyType(facts),
+        quirks=_quirks(host.get("quirks", []), where),
+        variants=_variants(host.get("variants", []), where),
+    )
+
+
+def _collect_facts(raw: object, node: object, path: str, where: str, out: dict[str, Fact]) -> None:
+    if isinstance(node, ValueSpec):
+        out[path] = _fact(raw, node, f"{where}: {path}")
+        return
+    assert isinstance(node, dict)
+    group = require_object(raw, f"{where}: {path}")
+    reject_unknown_keys(group, node, f"{where}: {path}")
+    for key, value in group.items():
+        _collect_facts(value, node[key], f"{path}.{key}", where, out)
+
+
+def _variants(raw: object, where: str) -> tuple[FactVariant, ...]:
+    if not isinstance(raw, list) or len(raw) > MAX_QUIRKS:
+        fail(f"{where}: variants must be a list of at most {MAX_QUIRKS} facts", raw)
+    variants: list[FactVariant] = []
+    for index, item in enumerate(raw):
+        at = f"{where}: variants[{index}]"
+        entry = require_object(item, at)
+        reject_unknown_keys(entry, VARIANT_KEYS, at)
+        path = entry.get("path")
+        if not isinstance(path, str) or path not in FACT_FIELDS:
+            close = difflib.get_close_matches(str(path), FACT_FIELDS, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            fail(f"{at}: path {show_value(path)} is not a fact of the catalog{hint}", path)
+        fact = _fact({key: value for key, value in entry.items() if key != "path"}, FACT_FIELDS[path], f"{at} ({path})")
+        if not (fact.os or fact.registration or fact.gate):
+            fail(f"{at}: a variant must name the host context it holds in (os, registration or gate)", dict(entry))
+        variants.append(FactVariant(path, fact))
+    return tuple(variants)
+
+
+def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
+    fact = require_object(raw, where)
+    reject_unknown_keys(fact, FACT_KEYS, where)
+    if "value" not in fact:
+        fail(f"{where}: missing 'value'", dict(fact))
+    problem = value_problem(spec, fact["value"])
+    if problem is not None:
+        fail(f"{where}: value {problem}", fact["value"])
+    value = fact["value"]
+    return Fact(
+        value=tuple(value) if isinstance(value, list) else value,
+        provenance=require_choice(fact, "provenance", PROVENANCES, where),
+        source=require_text(fact, "source", where, limit=500),
+        date=require_date(fact, "date", where),
+        note=require_text(fact, "note", where) if spec.note_required else optional_text(fact, "note", where),
+        **_conditions(fact, where),
+        **_context(fact, where),
+    )
+
+
+def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The `trigger`, `infoOnly`, `since` and `fixedIn` of a fact or quirk, checked, as keyword arguments."""
+    trigger = raw.get("trigger")
+    if trigger is not None and trigger not in TRIGGERS:
+        close = ", ".join(difflib.get_close_matches(str(trigger), TRIGGERS, n=3))
+        hint = f"; did you mean {close}?" if close else f"; known triggers: {', '.join(TRIGGERS)}"
+        fail(f"{where}: trigger {show_value(trigger)} is not a trigger the engine evaluates{hint}", trigger)
+    info_only = raw.get("infoOnly", False)
+    if not isinstance(info_only, bool):
+        fail(f"{where}: infoOnly must be true or false", info_only)
+    if info_only and trigger is not None:
+        fail(f"{where}: a fact with a trigger is evaluated; it cannot also be infoOnly", trigger)
+    versions = {}
+    for key in ("since", "fixedIn"):
+        value = raw.get(key)
+        if value is not None and (not isinstance(value, str) or not HOST_VERSION.match(value)):
+            fail(f"{where}: {key} {show_value(value)} must be a host version such as 2.0.21", value)
+        versions[key] = value
+    return {"trigger": trigger, "info_only": info_only, "since": versions["since"], "fixed_in": versions["fixedIn"]}
+
+
+def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The `os`, `registration` and `gate` lists of a fact or quirk, checked, as keyword arguments."""
+    out: dict[str, tuple[str, ...]] = {}
+    for key, choices in (("os", OPERATING_SYSTEMS), ("registration", REGISTRATIONS), ("gate", None)):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or (key in raw and not value) or len(value) > MAX_LIST_ITEMS:
+            fail(f"{where}: {key} must be a non-empty list of at most {MAX_LIST_ITEMS} names", value)
+        for item in value:
+            if choices is not None and item not in choices:
+                fail(f"{where}: {key} {show_value(item)} is not one of {', '.join(choices)}", item)
+            if choices is None and (not isinstance(item, str) or not GATE.match(item)):
+                fail(f"{where}: gate {show_value(item)} must be lowercase letters, digits, '.' and '-'", item)
+        if len(set(value)) != len(value):
+            fail(f"{where}: {key} has duplicates", value)
+        out[key] = tuple(value)
+    return out  # keyword arguments of Fact and QuirkRef
+
+
+def _aliases(raw: object, where: str) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) > 50:
+        fail(f"{where}: aliases must be a list of at most 50 names", raw)
+    for alias in raw:
+        if not isinstance(alias, str) or not _ALIAS.match(alias):
+            fail(f"{where}: alias {show_value(alias)} must be lowercase letters, digits, '.' and '-'", alias)
+    if len(set(raw)) != len(raw):
+        fail(f"{where}: aliases has duplicates", raw)
+    return tuple(raw)
+
+
+def _quirks(raw: object, where: str) -> tuple[QuirkRef, ...]:
+    if not isinstance(raw, list) or len(raw) > MAX_QUIRKS:
+        fail(f"{where}: quirks must be a list of at most {MAX_QUIRKS} entries", raw)
+    quirks: list[QuirkRef] = []
+    for index, item in enumerate(raw):
+        at = f"{where}: quirks[{index}]"
+        quirk = require_object(item, at)
+        reject_unknown_keys(quirk, QUIRK_KEYS, at)
+        quirk_id = quirk.get("id")
+        if not isinstance(quirk_id, str) or not _QUIRK_ID.match(quirk_id):
+            fail(f"{at}: id {show_value(quirk_id)} must be lowercase letters, digits and '-'", quirk_id)
+        if any(seen.id == quirk_id for seen in quirks):
+            fail(f"{at}: duplicate quirk id {quirk_id!r}", quirk_id)
+        quirks.append(
+            QuirkRef(
+                id=quirk_id,
+                text=require_text(quirk, "text", at, limit=500),
+                provenance=require_choice(quirk, "provenance", PROVENANCES, at),
+                source=require_text(quirk, "source", at, limit=500),
+                date=require_date(quirk, "date", at),
+                note=optional_text(quirk, "note", at),
+                rule=_rule_id(quirk["rule"], at) if "rule" in quirk else None,
+                covers=_covered_path(quirk.get("covers"), at),
+                **_conditions(quirk, at),
+                **_context(quirk, at),
+            )
+        )
+    return tuple(quirks)
+
+
+def _covered_path(raw: object, where: str) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or raw not in FACT_FIELDS:
+        fail(f"{where}: covers {show_value(raw)} must be the path of a host fact", raw)
+    return raw
+
+
+def _rule_id(raw: object, where: str) -> str:
+    if not isinstance(raw, str) or not _RULE_ID.match(raw):
+        fail(f"{where}: rule {show_value(raw)} must be a client rule id (lowercase letters, digits, '.' and '-')", raw)
+    return raw
+
+
+def _check_names(hosts: tuple[HostProfile, ...], source_name: str) -> None:
+    ids: set[str] = set()
+    for host in hosts:
+        if host.id in ids:
+            fail(f"{source_name}: duplicate host id {host.id!r}", host.id)
+        ids.add(host.id)
+    for host in hosts:
+        for alias in host.aliases:
+            if alias in ids:
+                fail(f"{source_name}: host {host.id!r}: alias {alias!r} is another host's id", alias)
+
+
+# ---- field checks, raising CatalogError -------------------------------------------------------------------------
+
+
+def require_object(value: object, where: str) -> Mapping[str, Any]:
+    """`value` as a JSON object, or a CatalogError saying what it is instead."""
+    if not isinstance(value, dict):
+        fail(f"{where} must be an object, not {type_name(value)}", value)
+    return value
+
+
+def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    """A CatalogError for the first key of `raw` not in `allowed`, suggesting the closest allowed key."""
+    allowed = tuple(allowed)
+    for key in raw:
+        if key not in allowed:
+            import difflib  # only for the error message
+
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"expected one of: {', '.join(allowed)}"
+            fail(f"{where}: unknown key {show_value(key)}; {hint}", key)
+
+
+def require_text(raw: Mapping[str, Any], key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
+    """`raw[key]` as non-empty text of at most `limit` characters."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    problem = text_problem(raw[key], limit=limit)
+    if problem is not None:
+        fail(f"{where}: {key} {problem}", raw[key])
+    return str(raw[key])
+
+
+def optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
+    """`raw[key]` as text when present, else None."""
+    return require_text(raw, key, where) if key in raw else None
+
+
+def require_date(raw: Mapping[str, Any], key: str, where: str, *, full: bool = False) -> str:
+    """`raw[key]` as an ISO date (see `date_problem`)."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    problem = date_problem(raw[key], full=full)
+    if problem is not None:
+        fail(f"{where}: {key} {show_value(raw[key])} {problem}", raw[key])
+    return str(raw[key])
+
+
+def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    """`raw[key]` as one of `choices`."""
+    if key not in raw:
+        fail(f"{where}: missing {key!r}", dict(raw))
+    if raw[key] not in choices:
+        fail(f"{where}: {key} {show_value(raw[key])} is not one of {', '.join(choices)}", raw[key])
+    return str(raw[key])
+
+
+# ---- merging ----------------------------------------------------------------------------------------------------
+
+
+def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
+    """Check the user's own aliases and quirks first, so errors point at positions in the user's file."""
+    if "aliases" in user:
+        _aliases(user["aliases"], where)
+    if "quirks" in user:
+        _quirks(user["quirks"], where)
+    if "variants" in user:
+        _variants(user["variants"], where)
+
+
+def _merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in user.items():
+        if key == "aliases" and isinstance(value, list) and all(isinstance(alias, str) for alias in value):
+            merged[key] = list(dict.fromkeys([*base.get(key, []), *value]))
+        elif key == "quirks" and isinstance(value, list):
+            merged[key] = _merge_quirks(base.get(key, []), value)
+        elif key == "variants" and isinstance(value, list):
+            merged[key] = _merge_variants(base.get(key, []), value)
+        elif key in FACT_TREE and isinstance(FACT_TREE[key], dict):
+            merged[key] = _merge_group(base.get(key), value, FACT_TREE[key])
+        else:
+            merged[key] = value
+    return merged
+
+
+def _merge_group(base: object, user: object, node: object) -> object:
+    if not isinstance(base, dict) or not isinstance(user, dict) or not isinstance(node, dict):
+        return user
+    merged = dict(base)
+    for key, value in user.items():
+        child = node.get(key)
+        merged[key] = _merge_group(base.get(key), value, child) if isinstance(child, dict) else value
+    return merged
+
+
+def _merge_quirks(base: list[Any], user: list[Any]) -> list[Any]:
+    user_ids = {item.get("id") for item in user if isinstance(item, dict) and isinstance(item.get("id"), str)}
+    kept = [item for item in base if item.get("id") not in user_ids]
+    return [*kept, *user]
+
+
+def _merge_variants(base: list[Any], user: list[Any]) -> list[Any]:
+    """The user's variants after the base's, replacing a base variant of the same path and host context."""
+
+    def key(item: object) -> object:
+        if not isinstance(item, dict):
+            return None
+        return json.dumps([item.get(name) for name in ("path", "os", "registration", "gate")], default=str)
+
+    user_keys = {key(item) for item in user}
+    return [*(item for item in base if key(item) not in user_keys), *user]
+
+
+# ---- JSON parsing hooks -----------------------------------------------------------------------------------------
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            fail(f"duplicate key {key!r}", key)
+        out[key] = value
+    return out
+
+
+def _reject_constant(name: str) -> NoReturn:
+    fail(f"{name} is not allowed", name)
+
+
+__all__ = ["apply_overrides", "parse_catalog_text", "validate_catalog"]

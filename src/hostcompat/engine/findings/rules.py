@@ -1,0 +1,139 @@
+"""The registry of finding rules: every stable rule id with its default title, severity, lane and source.
+
+Built once at import from the plain rows of `hostcompat.engine.findings.rule_table`; looking up an unknown id raises, so
+a typo can never become a silent new rule. `finding_for` makes a finding with a rule's defaults.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hostcompat.engine.findings.model import (
+    RULE_ID_PATTERN,
+    Evidence,
+    Finding,
+    Lane,
+    Provenance,
+    Severity,
+    cut_snippet,
+    parse_enum,
+)
+from hostcompat.engine.findings.rule_table import RULE_ROWS, RuleRow
+from hostcompat.engine.findings.rule_table_observed import OBSERVED_RULE_ROWS
+from hostcompat.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A registered rule: its stable id, default title, severity and lane, what it checks and its source."""
+
+    rule_id: str
+    title: str
+    severity: Severity
+    lane: Lane
+    description: str
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (camelCase keys), e.g. for a SARIF rule descriptor."""
+        return {
+            "ruleId": self.rule_id,
+            "title": self.title,
+            "severity": self.severity.value,
+            "lane": self.lane.value,
+            "description": self.description,
+            "source": self.source,
+        }
+
+
+class RuleRegistry:
+    """A read-only set of rules by id; `lookup` of an unknown id raises `InvalidInput` (with a close match)."""
+
+    def __init__(self, rows: Iterable[RuleRow]) -> None:
+        """Build the registry from (id, title, severity, lane, description, source) rows, checking each."""
+        rules: dict[str, RuleInfo] = {}
+        for rule_id, title, severity, lane, description, source in rows:
+            if not RULE_ID_PATTERN.match(rule_id) or rule_id in rules:
+                raise InvalidInput(f"rule id {rule_id!r} is malformed or registered twice", value=rule_id)
+            rules[rule_id] = RuleInfo(
+                rule_id, title, parse_enum(Severity, severity), parse_enum(Lane, lane), description, source
+            )
+        self._rules: Final = rules
+
+    def lookup(self, rule_id: str) -> RuleInfo:
+        """The rule registered under `rule_id`; `InvalidInput` for any other value."""
+        rule = self._rules.get(rule_id) if isinstance(rule_id, str) else None
+        if rule is None:
+            close = difflib.get_close_matches(str(rule_id), list(self._rules), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InvalidInput(f"unknown rule id {cut_snippet(repr(rule_id))}{hint}", value=rule_id)
+        return rule
+
+    def ids(self) -> tuple[str, ...]:
+        """Every registered id, in registration order."""
+        return tuple(self._rules)
+
+    def __contains__(self, rule_id: object) -> bool:
+        """True when `rule_id` is registered."""
+        return isinstance(rule_id, str) and rule_id in self._rules
+
+    def __iter__(self) -> Iterator[RuleInfo]:
+        """The rules in registration order."""
+        return iter(self._rules.values())
+
+    def __len__(self) -> int:
+        """How many rules are registered."""
+        return len(self._rules)
+
+
+RULES: Final = RuleRegistry((*RULE_ROWS, *OBSERVED_RULE_ROWS))
+"""Every rule the engine can report."""
+
+
+def rule_info(rule_id: str) -> RuleInfo:
+    """The registered rule `rule_id`; `InvalidInput` for an unknown id."""
+    return RULES.lookup(rule_id)
+
+
+def finding_for(
+    rule_id: str,
+    *,
+    detail: str,
+    remediation: str | None = None,
+    tools: Iterable[str] = (),
+    resources: Iterable[str] = (),
+    evidence: Iterable[Evidence] = (),
+    title: str | None = None,
+    severity: Severity | None = None,
+    provenance: Provenance | None = None,
+    fact_source: str | None = None,
+    fact_date: str | None = None,
+) -> Finding:
+    """A finding of the registered rule `rule_id`, with the rule's title, severity and lane unless overridden."""
+    rule = RULES.lookup(rule_id)
+    return Finding(
+        rule_id=rule.rule_id,
+        lane=rule.lane,
+        severity=rule.severity if severity is None else severity,
+        title=rule.title if title is None else title,
+        detail=detail,
+        remediation=remediation,
+        tools=tuple(tools),
+        evidence=tuple(evidence),
+        provenance=provenance,
+        fact_source=fact_source,
+        fact_date=fact_date,
+        resources=tuple(resources),
+    )
+
+
+__all__ = [
+    "RULES",
+    "RuleInfo",
+    "RuleRegistry",
+    "finding_for",
+    "rule_info",
+]

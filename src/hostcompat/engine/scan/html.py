@@ -1,0 +1,212 @@
+"""A tolerant, linear HTML splitter: where the scripts, event handlers and loaded URLs of a widget are.
+
+The scanner does not need a DOM: it needs the JavaScript regions (inline and module scripts,
+`on*` attributes), the external code (`<script src>`, import maps) and the URLs that CSP
+governs (`<link href>`, `<img src>`, `<iframe src>` …). HTML comments hide all of them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from hostcompat.engine.scan.budget import check_deadline
+
+__all__ = ["HtmlParts", "MarkupUrl", "ScriptBlock", "split_html"]
+
+_TAG_START = re.compile(r"<(?:!--|(/?)([A-Za-z][A-Za-z0-9:-]*))")
+_ATTRIBUTE = re.compile(r"""[\s/]*([^\s=>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]*))?""")
+_RAW_TEXT_END = {name: re.compile("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
+"""Where a raw-text element's content ends: `</name`, ASCII case-insensitive as browsers read it."""
+_MAX_TAG_CHARS = 65_536
+_DEADLINE_EVERY = 1024
+_MEMCHR_PROBES = 32
+_JS_TYPES = frozenset(
+    {
+        "",
+        "module",
+        "text/javascript",
+        "application/javascript",
+        "text/ecmascript",
+        "application/ecmascript",
+        "text/babel",
+        "text/jsx",
+    }
+)
+_URL_ATTRIBUTES = {
+    "img": ("src", "resource"),
+    "source": ("src", "resource"),
+    "video": ("src", "resource"),
+    "audio": ("src", "resource"),
+    "track": ("src", "resource"),
+    "embed": ("src", "resource"),
+    "object": ("data", "resource"),
+    "iframe": ("src", "frame"),
+    "frame": ("src", "frame"),
+}
+_LINK_RESOURCE_RELS = frozenset({"stylesheet", "modulepreload", "preload", "prefetch", "icon", "manifest"})
+
+
+@dataclass(frozen=True)
+class ScriptBlock:
+    """One piece of JavaScript in the document, or one external script reference.
+
+    `kind` is "inline", "module", "handler" (an `on*` attribute) or "importmap"; `src` is set for
+    an external script; `code_start:code_end` is the code inside `source` (empty for `src`).
+    `decoded` holds attribute code after entity decoding, when it differs from the raw text.
+    """
+
+    kind: str
+    tag_offset: int
+    code_start: int
+    code_end: int
+    src: str | None
+    decoded: str | None
+
+
+@dataclass(frozen=True)
+class MarkupUrl:
+    """A URL the markup loads: `directive` is "resource" or "frame"."""
+
+    url: str
+    directive: str
+    offset: int
+
+
+@dataclass(frozen=True)
+class HtmlParts:
+    """The scripts and URLs of one document; `looks_like_html` is False for a bare script."""
+
+    scripts: tuple[ScriptBlock, ...]
+    urls: tuple[MarkupUrl, ...]
+    looks_like_html: bool
+
+
+def split_html(source: str, end: int) -> HtmlParts:
+    """Split `source[:end]` into script blocks and loaded URLs, in document order."""
+    scripts: list[ScriptBlock] = []
+    urls: list[MarkupUrl] = []
+    saw_tag = False
+    pos = 0
+    steps = 0
+    while pos < end:
+        steps += 1
+        if steps % _DEADLINE_EVERY == 0:
+            check_deadline()  # a page of half a million tags is a long walk
+        hit = _TAG_START.search(source, pos, end)
+        if hit is None:
+            break
+        if hit.group(0) == "<!--":
+            close = source.find("-->", hit.end(), end)
+            pos = end if close < 0 else close + 3
+            continue
+        name = hit.group(2).lower()
+        attributes, tag_end = _read_attributes(source, hit.end(), end)
+        pos = tag_end
+        if hit.group(1):
+            continue
+        saw_tag = True
+        _collect_handlers(source, hit.start(), attributes, scripts)
+        _collect_urls(name, attributes, hit.start(), urls)
+        raw_end = _RAW_TEXT_END.get(name)
+        if raw_end is None:
+            continue
+        content_end = _raw_text_end(source, raw_end, tag_end, end)
+        if name == "script":
+            _collect_script(source, hit.start(), tag_end, content_end, attributes, scripts)
+        pos = content_end
+    return HtmlParts(tuple(scripts), tuple(urls), saw_tag)
+
+
+def _raw_text_end(source: str, close_tag: re.Pattern[str], start: int, end: int) -> int:
+    """Where raw text from `start` ends (`end` when unclosed): `close_tag.search`, but the first few `<` are
+    found by `str.find` (memchr), which outruns the regex engine's prefix search on code with few tags.
+    """
+    at = start
+    for _ in range(_MEMCHR_PROBES):
+        at = source.find("<", at, end)
+        if at < 0:
+            return end
+        if close_tag.match(source, at, end):
+            return at
+        at += 1
+    found = close_tag.search(source, at, end)
+    return end if found is None else found.start()
+
+
+def _read_attributes(source: str, pos: int, end: int) -> tuple[dict[str, tuple[str, int]], int]:
+    """Read a tag's attributes from `pos`; return them (name -> (value, offset)) and the index after `>`."""
+    attributes: dict[str, tuple[str, int]] = {}
+    limit = min(end, pos + _MAX_TAG_CHARS)
+    while pos < limit:
+        if source.startswith(">", pos):
+            return attributes, pos + 1
+        if source.startswith("/>", pos):
+            return attributes, pos + 2
+        match = _ATTRIBUTE.match(source, pos, limit)
+        if match is None or match.end() == pos:
+            pos += 1
+            continue
+        raw = match.group(2)
+        value = ""
+        value_offset = match.start(1)
+        if raw is not None:
+            value_offset = match.start(2)
+            if raw[:1] in ("'", '"'):
+                value = raw[1:-1]
+                value_offset += 1
+            else:
+                value = raw
+        attributes.setdefault(match.group(1).lower(), (value, value_offset))
+        pos = match.end()
+    return attributes, limit
+
+
+def _collect_handlers(
+    source: str, tag_offset: int, attributes: dict[str, tuple[str, int]], scripts: list[ScriptBlock]
+) -> None:
+    for attribute, (value, offset) in attributes.items():
+        if not attribute.startswith("on") or not value:
+            continue
+        decoded = html.unescape(value)
+        scripts.append(
+            ScriptBlock("handler", tag_offset, offset, offset + len(value), None, decoded if decoded != value else None)
+        )
+
+
+def _collect_urls(name: str, attributes: dict[str, tuple[str, int]], tag_offset: int, urls: list[MarkupUrl]) -> None:
+    if name == "link":
+        rels = set(attributes.get("rel", ("", 0))[0].lower().split())
+        href = attributes.get("href")
+        if href and rels & _LINK_RESOURCE_RELS:
+            urls.append(MarkupUrl(html.unescape(href[0]).strip(), "resource", href[1]))
+        return
+    spec = _URL_ATTRIBUTES.get(name)
+    if spec is None:
+        return
+    found = attributes.get(spec[0])
+    if found and found[0].strip():
+        urls.append(MarkupUrl(html.unescape(found[0]).strip(), spec[1], found[1]))
+
+
+def _collect_script(
+    source: str,
+    tag_offset: int,
+    content_start: int,
+    content_end: int,
+    attributes: dict[str, tuple[str, int]],
+    scripts: list[ScriptBlock],
+) -> None:
+    script_type = attributes.get("type", ("", 0))[0].strip().lower()
+    src = attributes.get("src")
+    if script_type == "importmap":
+        scripts.append(ScriptBlock("importmap", tag_offset, content_start, content_end, None, None))
+        return
+    if script_type not in _JS_TYPES:
+        return
+    kind = "module" if script_type == "module" else "inline"
+    if src is not None and src[0].strip():
+        scripts.append(ScriptBlock(kind, tag_offset, src[1], src[1], html.unescape(src[0]).strip(), None))
+        return
+    scripts.append(ScriptBlock(kind, tag_offset, content_start, content_end, None, None))

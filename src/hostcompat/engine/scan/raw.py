@@ -1,0 +1,60 @@
+"""Raw, offset-only results of the JavaScript passes, before evidence and lines are attached."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hostcompat.engine.scan.needs import Confidence, Kind
+
+__all__ = ["RawEmbedded", "RawExternal", "RawNeed", "RawSdk", "RawUrl"]
+
+
+@dataclass(frozen=True)
+class RawNeed:
+    """A need seen at `offset` of the scanned text."""
+
+    need: str
+    kind: Kind
+    confidence: Confidence
+    via: str
+    detail: str
+    offset: int
+
+
+@dataclass(frozen=True)
+class RawUrl:
+    """A URL used at `offset`, under a CSP directive ("resource", "connect", "frame" or "mention")."""
+
+    url: str
+    directive: str
+    offset: int
+    confidence: Confidence = "high"
+
+
+@dataclass(frozen=True)
+class RawExternal:
+    """Code loaded from `url` ("script-src", "module-import", "dynamic-import", "importmap", "worker")."""
+
+    url: str
+    kind: str
+    offset: int
+
+
+@dataclass(frozen=True)
+class RawSdk:
+    """A bridge SDK seen at `offset`."""
+
+    name: str
+    how: str
+    detail: str
+    offset: int
+
+
+@dataclass(frozen=True)
+class RawEmbedded:
+    """Code embedded at `offset`: base64 or plain text (`media` "js"), or a whole `data:` URL (`media` "data-url")."""
+
+    offset: int
+    payload: str
+    base64: bool
+    media: str

@@ -1,0 +1,1 @@
+"""Per-host verdicts: a server's needs joined with one host's facts, lane by lane, with findings and fixes."""

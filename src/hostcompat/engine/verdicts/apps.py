@@ -1,0 +1,235 @@
+"""The apps lane of one host: does it render each widget tool, then (for what it renders) the capability checks.
+
+MCPJam's render rules over the catalog's `ui.formats.*` facts, with hostcompat's deliberate differences (see
+`hostcompat.engine.verdicts.evaluate`): an unknown format fact is unknown, partial rendering is degraded with the
+fact's note, and a tool the host cannot (or may not) render gets no capability findings there.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
+from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.findings.fixes import record_fact_fix
+from hostcompat.engine.findings.model import Evidence, Severity, cut_snippet
+from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.tool_meta import Bridge, ToolInspection
+from hostcompat.engine.verdicts.capabilities import LEGACY_FORMAT, MCP_APPS_FORMAT, OPENAI_FORMAT, evaluate_capabilities
+from hostcompat.engine.verdicts.model import (
+    MAX_EVIDENCE,
+    LaneBuilder,
+    PreparedServer,
+    ToolSet,
+    cut_text,
+    fact_evidence,
+    fact_fields,
+    name_list,
+    note_suffix,
+    weakest_fact,
+)
+from hostcompat.engine.verdicts.observed import evaluate_observed
+
+_RANK: Final = {"unsupported": 0, "unknown": 1, "partial": 2, "supported": 3}
+_LEVEL_OF_RANK: Final = {rank: level for level, rank in _RANK.items()}
+_RENDERS: Final = frozenset({"supported", "partial"})
+_BRIDGE_FORMATS: Final = {
+    Bridge.MCP_APPS: (MCP_APPS_FORMAT,),
+    Bridge.OPENAI_SDK: (OPENAI_FORMAT,),
+    Bridge.DUAL: (MCP_APPS_FORMAT, OPENAI_FORMAT),
+}
+_BRIDGE_NAMES: Final = {
+    Bridge.MCP_APPS: "MCP Apps",
+    Bridge.OPENAI_SDK: "OpenAI Apps SDK",
+    Bridge.DUAL: "MCP Apps or OpenAI Apps SDK",
+}
+APP_ONLY_HIDDEN_FACT: Final = "server.features.appOnlyToolsHidden"
+_RENDER_RULES: Final = ("APPS-RENDER-001", "APPS-RENDER-002", "APPS-RENDER-003", "APPS-RENDER-004")
+
+
+def evaluate_apps_lane(server: PreparedServer, lane: LaneBuilder) -> None:
+    """Add the apps-lane findings of `lane.host` for `server` to `lane` (MCPJam: only when there are widgets)."""
+    requirements = server.requirements
+    for dimension in requirements.unknown_dimensions:
+        lane.unknown_because(dimension)
+    if requirements.has_widgets:
+        renderable = _render_findings(server, lane)
+        evaluate_capabilities(server, lane, renderable)
+        if server.observed:
+            evaluate_observed(server, lane, renderable)
+
+
+# ---- rendering --------------------------------------------------------------------------------------------------
+
+
+def _widgets_by_bridge(server: PreparedServer) -> dict[Bridge, tuple[ToolInspection, ...]]:
+    grouped: dict[Bridge, list[ToolInspection]] = {}
+    for tool in server.requirements.widget_tools:
+        if tool.bridge is not None:
+            grouped.setdefault(tool.bridge, []).append(tool)
+    return {bridge: tuple(grouped[bridge]) for bridge in _BRIDGE_FORMATS if bridge in grouped}
+
+
+def _render_findings(server: PreparedServer, lane: LaneBuilder) -> frozenset[str]:
+    """One finding per render rule over every bridge; returns the widget tools the host renders at all."""
+    by_bridge = server.memoized("apps.by-bridge", lambda: _widgets_by_bridge(server))
+    support = {bridge: _bridge_support(lane, bridge) for bridge in by_bridge}
+    if all(level == "supported" for level, _ in support.values()):
+        return server.memoized("apps.widget-names", lambda: _names(by_bridge))
+    groups = {
+        bridge: server.memoized(
+            ("apps.render-groups", bridge, level), functools.partial(_render_groups, level, by_bridge[bridge])
+        )
+        for bridge, (level, _) in support.items()
+    }
+    for order in range(len(_RENDER_RULES)):
+        parts = tuple((bridge, facts) for bridge, (_, facts) in support.items() if groups[bridge][order])
+        if parts:
+            bridges = tuple(bridge for bridge, _ in parts)
+            selected = server.memoized(
+                ("apps.render", order, bridges), functools.partial(_render_selection, order, bridges, groups)
+            )
+            _render_finding(lane, order, parts, selected)
+    return _names({bridge: by_bridge[bridge] for bridge, (level, _) in support.items() if level in _RENDERS})
+
+
+def _names(by_bridge: Mapping[Bridge, Sequence[ToolInspection]]) -> frozenset[str]:
+    return frozenset(tool.name for tools in by_bridge.values() for tool in tools)
+
+
+def _render_groups(level: str, tools: Sequence[ToolInspection]) -> tuple[tuple[ToolInspection, ...], ...]:
+    """Tools per render rule, in rule order: blocked app-only, text fallback, unknown, partial."""
+    if level == "unsupported":
+        return tuple(t for t in tools if t.app_only), tuple(t for t in tools if not t.app_only), (), ()
+    if level == "unknown":
+        return (), (), tuple(tools), ()
+    if level == "partial":
+        return (), (), (), tuple(tools)
+    return (), (), (), ()
+
+
+def _render_selection(
+    order: int,
+    bridges: tuple[Bridge, ...],
+    groups: Mapping[Bridge, tuple[tuple[ToolInspection, ...], ...]],
+) -> ToolSet:
+    """The tools of one render rule over `bridges`, with their `_meta` evidence, described bridge by bridge."""
+    selected = [(bridge, groups[bridge][order]) for bridge in bridges]
+    tools = [tool for _, group in selected for tool in group]
+    evidence = (_meta_evidence(tool) for tool in tools[:MAX_EVIDENCE])
+    text = "; ".join(f"{_BRIDGE_NAMES[bridge]} {name_list([t.name for t in group])}" for bridge, group in selected)
+    return ToolSet(tuple(tool.name for tool in tools), tuple(evidence), text)
+
+
+def _bridge_support(lane: LaneBuilder, bridge: Bridge) -> tuple[str, tuple[tuple[str, Fact | None], ...]]:
+    """The best level at which the host renders `bridge`, and the format facts that level rests on."""
+    paths = _BRIDGE_FORMATS[bridge]
+    if len(paths) == 1:
+        level, fact = lane.level(paths[0])
+        return (level if level in _RANK else "unknown"), ((paths[0], fact),)
+    found = [(path, *lane.level(path)) for path in paths]
+    best = max(_RANK.get(level, 1) for _, level, _ in found)
+    level = _LEVEL_OF_RANK[best]
+    return level, tuple((path, fact) for path, found_level, fact in found if _RANK.get(found_level, 1) == best)
+
+
+_RenderPart = tuple[Bridge, tuple[tuple[str, Fact | None], ...]]
+
+_RENDER_TEXT: Final = (
+    "{host} does not render these app-only widget tools' format, so no widget there calls them: {parts}.",
+    "{host} does not render these widgets and shows only the tools' text content: {parts}.",
+    "The catalog does not say whether {host} renders these widgets: {parts}.",
+    "{host} renders these widgets only partly: {parts}.",
+)
+
+
+def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart], selected: ToolSet) -> None:
+    host = lane.host
+    facts = dict(found for _, bridge_facts in parts for found in bridge_facts)
+    fact = weakest_fact(facts.values())
+    if order == 2:
+        for bridge, _ in parts:
+            lane.unknown_because(f"whether {host.display_name} renders {_BRIDGE_NAMES[bridge]} widgets")
+    evidence = (*selected.evidence, *(fact_evidence(host, path, found) for path, found in facts.items()))
+    steps = dict.fromkeys(step for bridge, _ in parts for step in _render_remediation(lane, bridge, order))
+    severity, qualifier = _render_severity(lane, order, facts.values())
+    lane.findings.append(
+        finding_for(
+            _RENDER_RULES[order],
+            severity=severity,
+            detail=cut_text(
+                _RENDER_TEXT[order].format(host=host.display_name, parts=selected.text) + qualifier + note_suffix(fact)
+            ),
+            remediation=cut_text(" ".join(steps)) if steps else None,
+            tools=selected.tools,
+            evidence=evidence,
+            **fact_fields(fact),
+        )
+    )
+
+
+def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]) -> tuple[Severity | None, str]:
+    """Partial rendering (APPS-RENDER-004) says what is missing only in its note, which no data of this server can
+    fire: it is information unless a fact has a trigger. App-only tools (APPS-RENDER-001) harm only where the host
+    lists them to the model, i.e. does not hide app-only tools.
+    """
+    if order == 3 and not any(fact is not None and fact.trigger and not fact.info_only for fact in facts):
+        return Severity.INFO, " What the partial support leaves out decides it: check the widget on this host."
+    if order == 0:
+        host = lane.host.display_name
+        hidden = lane.fact(APP_ONLY_HIDDEN_FACT)
+        if hidden is not None and hidden.value == "supported":
+            return Severity.INFO, f" {host} hides app-only tools from the model, so they go unused and nothing breaks."
+        if hidden is None:
+            return None, (
+                f" The catalog does not say whether {host} hides app-only tools; a host without MCP Apps does not "
+                "read visibility, so it likely lists them to the model as ordinary tools, with only their text result."
+            )
+        return None, f" {host} lists app-only tools to the model as ordinary tools, which answer with text only."
+    return None, ""
+
+
+def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[str]:
+    if order == 2:
+        return [record_fact_fix(lane.host, " or ".join(_BRIDGE_FORMATS[bridge]), "the widget")]
+    if order == 3:
+        return ["Check the widget on this host; keep its text content useful on its own."]
+    facts = lane.host.facts
+    steps: list[str] = []
+    if order == 0:
+        steps.append(
+            "Keep _meta.ui.visibility ['app']: hosts that render MCP Apps hide these tools from the model. Hosts "
+            "without widgets do not read visibility and may list them to the model, so give each a description and "
+            "a text result that make sense if a model calls it, or leave app-only tools out of tools/list for "
+            "sessions that did not negotiate io.modelcontextprotocol/ui."
+        )
+    if bridge is Bridge.MCP_APPS and _renders(facts.get(OPENAI_FORMAT)):
+        steps.append("Declare an OpenAI Apps SDK template (openai/outputTemplate) alongside the MCP Apps one.")
+    elif bridge is Bridge.OPENAI_SDK and _renders(facts.get(MCP_APPS_FORMAT)):
+        steps.append("Declare an MCP Apps template (_meta.ui.resourceUri) alongside the OpenAI one.")
+    elif _renders(facts.get(LEGACY_FORMAT)):
+        steps.append(
+            "This host renders legacy mcp-ui resources: return the widget as an embedded ui:// resource in the "
+            "tool result (hostcompat.apps embedded fallback)."
+        )
+    elif order == 1:
+        steps.append("Make the tools' text content carry everything the user needs.")
+    return steps
+
+
+def _renders(fact: Fact | None) -> bool:
+    return fact is not None and fact.value in _RENDERS
+
+
+def _meta_evidence(tool: ToolInspection) -> Evidence:
+    name = cut_snippet(tool.name)
+    if tool.resource_uri is not None:
+        return Evidence("tool:_meta", detail=f"{name}: _meta.ui.resourceUri", snippet=tool.resource_uri)
+    return Evidence("tool:_meta", detail=f"{name}: _meta['openai/outputTemplate']", snippet=tool.openai_template)
+
+
+# ---- capabilities -----------------------------------------------------------------------------------------------
+
+
+__all__ = ["evaluate_apps_lane"]

@@ -1,0 +1,354 @@
+"""The verdict half's data: per-host reports and lane verdicts, and the helpers both lanes build findings with.
+
+Reports are frozen values with a JSON `to_dict()`. `PreparedServer` holds what is computed once per evaluation
+(requirements, the server surface, widget URIs) so that each host costs only its own checks; `LaneBuilder`
+collects one lane's findings, the host facts it consulted and why it stays unknown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
+
+from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
+from hostcompat.engine.findings.model import (
+    MAX_TEXT_CHARS,
+    Evidence,
+    Finding,
+    Lane,
+    Provenance,
+    Severity,
+    Verdict,
+    cut_snippet,
+    parse_enum,
+    weakest,
+)
+from hostcompat.engine.server.observed import ObservedRun
+from hostcompat.engine.server.requirements import UNKNOWN_TOOLS_OVER_LIMIT, UNKNOWN_TOOLS_TRUNCATED, ServerRequirements
+from hostcompat.engine.server.surface import ServerSurface
+from hostcompat.errors import InvalidInput
+
+MAX_EVIDENCE: Final = 20
+"""The most server-side evidence items one finding carries (the tools list stays complete)."""
+
+MAX_NAMED: Final = 5
+"""How many tool names a finding's detail spells out before it says "and N more"."""
+
+_TRUST: Final = {provenance.value: provenance.trust for provenance in Provenance}
+_PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance}
+_SEVERITY_RANK: Final = {severity: severity.rank for severity in Severity}
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class LaneVerdict:
+    """One lane's verdict, the weakest provenance of the host facts it rests on, and why it is unknown (if so)."""
+
+    verdict: Verdict
+    provenance: Provenance | None = None
+    unknown: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: `verdict`, `provenance` (null when no host fact was used) and `unknown` reasons."""
+        return {
+            "verdict": self.verdict.value,
+            "provenance": None if self.provenance is None else self.provenance.value,
+            "unknown": list(self.unknown),
+        }
+
+
+@dataclass(frozen=True)
+class HostReport:
+    """How a server fares on one host: the overall verdict, each lane's verdict, and the findings behind them.
+
+    `lanes` maps `"apps"` and `"server"` to their `LaneVerdict`; `provenance` is the weakest provenance of the
+    host facts any lane used, so a verdict never reads as more authoritative than its weakest source.
+    """
+
+    host_id: str
+    host_label: str
+    verdict: Verdict
+    lanes: Mapping[str, LaneVerdict] = field(hash=False)
+    findings: tuple[Finding, ...] = ()
+    provenance: Provenance | None = None
+
+    @property
+    def apps(self) -> LaneVerdict:
+        """The apps lane (widget rendering and the host APIs widgets use)."""
+        return self.lanes[Lane.APPS.value]
+
+    @property
+    def server(self) -> LaneVerdict:
+        """The server lane (protocol version, tool limits, schemas, results)."""
+        return self.lanes[Lane.SERVER.value]
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The rule id of each finding, in report order (repeats kept)."""
+        return tuple(finding.rule_id for finding in self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (camelCase keys)."""
+        return {
+            "hostId": self.host_id,
+            "hostLabel": self.host_label,
+            "verdict": self.verdict.value,
+            "lanes": {name: lane.to_dict() for name, lane in self.lanes.items()},
+            "findings": [finding.to_dict() for finding in self.findings],
+            "provenance": None if self.provenance is None else self.provenance.value,
+        }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The requirements derived once for a server and one report per evaluated host, in a stable order."""
+
+    requirements: ServerRequirements
+    reports: tuple[HostReport, ...]
+    surface: ServerSurface | None = field(default=None, compare=False)
+
+    def report(self, host_id: str) -> HostReport:
+        """The report for `host_id`; `InvalidInput` when that host was not evaluated."""
+        for report in self.reports:
+            if report.host_id == host_id:
+                return report
+        raise InvalidInput(f"no report for host {cut_snippet(repr(host_id))}", value=host_id)
+
+    @property
+    def verdicts(self) -> Mapping[str, Verdict]:
+        """Host id → overall verdict, in report order."""
+        return MappingProxyType({report.host_id: report.verdict for report in self.reports})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the requirements (MCPJam's shape plus hostcompat's keys) and the reports."""
+        return {"requirements": self.requirements.to_dict(), "reports": [r.to_dict() for r in self.reports]}
+
+
+@dataclass(frozen=True)
+class PreparedServer:
+    """What one evaluation computes once and every host shares.
+
+    `tool_findings` are the requirements' per-tool findings moved to the server lane; `tools_complete` is False
+    when the tool list was not loaded, was truncated or was over the limit. `memoized` keeps values derived from
+    the server alone (never from a host) the first time a lane asks, so each host pays only for its own checks.
+    """
+
+    requirements: ServerRequirements
+    surface: ServerSurface
+    widget_uris: Mapping[str, str] = field(hash=False)
+    tool_findings: tuple[Finding, ...]
+    tools_complete: bool
+    observed: tuple[ObservedRun, ...] = ()
+    """What the widgets were seen to do in a browser, per judged host (`hostcompat.observe`); empty: not run."""
+    _memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def memoized(self, key: Hashable, derive: Callable[[], _T]) -> _T:
+        """`derive()` computed once per prepared server under `key` (it must depend on the server only)."""
+        if key not in self._memo:
+            self._memo[key] = derive()
+        value: _T = self._memo[key]
+        return value
+
+    @classmethod
+    def of(
+        cls,
+        requirements: ServerRequirements,
+        surface: ServerSurface | None = None,
+        observed: Iterable[ObservedRun] = (),
+    ) -> PreparedServer:
+        """Prepare `requirements` (and a surface; by default one that knows only the tool names), with any
+        observed runs of its widgets.
+        """
+        if not isinstance(requirements, ServerRequirements):
+            raise InvalidInput(
+                f"requirements must be ServerRequirements, got {type(requirements).__name__}", value=requirements
+            )
+        if surface is not None and not isinstance(surface, ServerSurface):
+            raise InvalidInput(f"surface must be a ServerSurface, got {type(surface).__name__}", value=surface)
+        dimensions = requirements.unknown_dimensions
+        return cls(
+            requirements=requirements,
+            surface=ServerSurface.from_names(requirements.tool_names) if surface is None else surface,
+            widget_uris=requirements.widget_resource_uris,
+            tool_findings=tuple(
+                finding if finding.lane is Lane.SERVER else dataclasses.replace(finding, lane=Lane.SERVER)
+                for finding in requirements.tool_findings
+            ),
+            tools_complete=requirements.tools_loaded
+            and UNKNOWN_TOOLS_TRUNCATED not in dimensions
+            and UNKNOWN_TOOLS_OVER_LIMIT not in dimensions,
+            observed=_observed_runs(observed),
+        )
+
+
+def _observed_runs(observed: Iterable[ObservedRun]) -> tuple[ObservedRun, ...]:
+    runs = tuple(observed)
+    for run in runs:
+        if not isinstance(run, ObservedRun):
+            raise InvalidInput(f"observed runs must be ObservedRun values, got {type(run).__name__}", value=run)
+    return runs
+
+
+@dataclass
+class LaneBuilder:
+    """One lane of one host while it is evaluated: findings, consulted facts and unknown reasons (private state)."""
+
+    host: HostProfile
+    version: str | None = None
+    """The host version judged (`--host-version`); None: its current version."""
+    as_of: str | None = None
+    """The date of the check (ISO), against which the age of a fact's source is told; None: not told."""
+    findings: list[Finding] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+    def fact(self, path: str) -> Fact | None:
+        """The host's fact at `path`, recorded as consulted when it exists."""
+        found = self.host.facts.get(path)
+        if found is not None:
+            self.facts.append(found)
+        return found
+
+    def level(self, path: str) -> tuple[str, Fact | None]:
+        """The support level at `path` (`unknown` when absent) and its fact, recorded as consulted."""
+        found = self.fact(path)
+        return ("unknown" if found is None else str(found.value)), found
+
+    def unknown_because(self, reason: str) -> None:
+        """Record why the lane is at best unknown (each reason once)."""
+        if reason not in self.unknown:
+            self.unknown.append(reason)
+
+    def verdict(self) -> LaneVerdict:
+        """The lane's verdict: the worst finding; unknown when that is `works` and something stayed unknown."""
+        severity = max((finding.severity for finding in self.findings), key=_SEVERITY_RANK.__getitem__, default=None)
+        verdict = Verdict.WORKS if severity is None else severity.verdict
+        if verdict is Verdict.WORKS and self.unknown:
+            verdict = Verdict.UNKNOWN
+        trusted = weakest_fact(self.facts)
+        return LaneVerdict(verdict, None if trusted is None else provenance_of(trusted), tuple(self.unknown))
+
+
+def fact_fields(fact: Fact | None) -> dict[str, Any]:
+    """`provenance`, `fact_source` and `fact_date` of `fact` for `finding_for` (all None without a fact)."""
+    if fact is None:
+        return {"provenance": None, "fact_source": None, "fact_date": None}
+    return {"provenance": provenance_of(fact), "fact_source": cut_text(fact.source), "fact_date": fact.date}
+
+
+def provenance_of(fact: Fact) -> Provenance:
+    """The fact's provenance as a `Provenance` (`InvalidInput` for a label that is not one)."""
+    return _PROVENANCES.get(fact.provenance) or parse_enum(Provenance, fact.provenance)
+
+
+def weakest_fact(facts: Iterable[Fact | None]) -> Fact | None:
+    """The least trusted of `facts` (None entries skipped), the first one on a tie."""
+    found: Fact | None = None
+    for fact in facts:
+        if fact is not None and (found is None or _TRUST.get(fact.provenance, -1) < _TRUST.get(found.provenance, -1)):
+            found = fact
+    return found
+
+
+def fact_evidence(host: HostProfile, path: str, fact: Fact | None) -> Evidence:
+    """Evidence naming the host fact at `path`: its value, or that the catalog has none."""
+    snippet = "no fact in the catalog" if fact is None else show_fact_value(fact.value)
+    return Evidence(f"catalog:{host.id}", detail=path, snippet=snippet)
+
+
+def show_fact_value(value: FactValue) -> str:
+    """A fact's value as short text (`a, b` for lists, `true` for flags)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(value) if value else "(empty list)"
+    return str(value)
+
+
+def note_suffix(fact: Fact | None) -> str:
+    """` Catalog note: …` when `fact` has a note, else empty."""
+    return "" if fact is None or fact.note is None else f" Catalog note: {fact.note}"
+
+
+@dataclass(frozen=True)
+class ToolSet:
+    """Tools a check selected on the server alone: the names, their evidence (at most `MAX_EVIDENCE`), and the
+    names as text for a finding's detail. Built once per evaluation and shared by every host that selects them.
+    """
+
+    tools: tuple[str, ...]
+    evidence: tuple[Evidence, ...]
+    text: str
+
+    @classmethod
+    def of(cls, tools: Sequence[str], evidence: Iterable[Evidence]) -> ToolSet:
+        """The set of `tools` with `evidence` (already cut to `MAX_EVIDENCE` by the caller)."""
+        return cls(tuple(tools), tuple(evidence), name_list(tools))
+
+
+def name_list(names: Sequence[str], limit: int = MAX_NAMED) -> str:
+    """`'a', 'b' and 3 more` — names quoted and cut, at most `limit` spelled out."""
+    shown = ", ".join(cut_snippet(repr(name))[:80] for name in names[:limit])
+    rest = len(names) - limit
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
+def cut_text(text: str) -> str:
+    """`text` cut to what a finding's title, detail or remediation may hold."""
+    return text if len(text) <= MAX_TEXT_CHARS else text[: MAX_TEXT_CHARS - 1] + "…"
+
+
+def linked_client_rules(host: HostProfile, suffixes: Iterable[str]) -> tuple[str, ...]:
+    """The client rule ids the host's quirks link whose name after the client part is one of `suffixes`.
+
+    Client rule ids read `<client>.<rewrite>` (`cursor.truncate-tool-names`), so the rewrite part says what a
+    rule fixes whichever client it is for.
+    """
+    wanted = frozenset(suffixes)
+    rules = (quirk.rule for quirk in host.quirks if quirk.rule is not None)
+    return tuple(dict.fromkeys(rule for rule in rules if rule.partition(".")[2] in wanted))
+
+
+def with_client_rules(remediation: str, rules: Sequence[str], *, only_when: str | None = None) -> str:
+    """`remediation` plus a sentence naming the hostcompat client rules that rewrite the problem away; `only_when`
+    says in which results they do, for rules that fix only some cases of it.
+    """
+    if not rules:
+        return cut_text(remediation)
+    names = ", ".join(rules)
+    verb = "rewrites" if len(rules) == 1 else "rewrite"
+    case = "" if only_when is None else f" {only_when}"
+    how = "hostcompat proxy -- <server command>, or hostcompat.clients.install(server) in a Python server"
+    rule = f"its rule {names} {verb} this for this host{case}"
+    return cut_text(f"{remediation} Or serve it through hostcompat ({how}): {rule}.")
+
+
+def weakest_lane(lanes: Iterable[LaneVerdict]) -> Provenance | None:
+    """The weakest provenance over lanes (None when no lane used a host fact)."""
+    return weakest(lane.provenance for lane in lanes)
+
+
+__all__ = [
+    "MAX_EVIDENCE",
+    "MAX_NAMED",
+    "Evaluation",
+    "HostReport",
+    "LaneBuilder",
+    "LaneVerdict",
+    "PreparedServer",
+    "ToolSet",
+    "cut_text",
+    "fact_evidence",
+    "fact_fields",
+    "linked_client_rules",
+    "name_list",
+    "note_suffix",
+    "provenance_of",
+    "show_fact_value",
+    "weakest_fact",
+    "weakest_lane",
+    "with_client_rules",
+]

@@ -1,0 +1,256 @@
+"""How one host handles what the server's tools return: output schemas, structured content and content types.
+
+A server-lane check beyond MCPJam, from the catalog's `server.features.*` levels and the host's quirks: a `partial` or
+`unsupported` level, or a quirk with a trigger, weighs on a server only as far as its own schemas and captured
+results fire the fact's trigger (`evaluate_conditions`); a missing fact gives nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.findings.model import Evidence, Provenance, Severity, cut_snippet, parse_enum
+from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.verdicts.conditions import Judgement, judge
+from hostcompat.engine.verdicts.model import (
+    MAX_EVIDENCE,
+    LaneBuilder,
+    PreparedServer,
+    cut_text,
+    fact_evidence,
+    fact_fields,
+    linked_client_rules,
+    name_list,
+    note_suffix,
+    with_client_rules,
+)
+
+OUTPUT_SCHEMA_FACT: Final = "server.features.outputSchema"
+STRUCTURED_CONTENT_FACT: Final = "server.features.structuredContent"
+
+CONTENT_FACTS: Final = {
+    "resource_link": "server.features.resourceLink",
+    "resource": "server.features.embeddedResources",
+    "image": "server.features.images",
+    "audio": "server.features.audio",
+}
+"""Result content block type → the host fact about it."""
+
+CONTENT_FIXES: Final = {
+    "resource_link": ("Also describe the linked resource (name and URI) in a text block.", ("resource-link-to-text",)),
+    "resource": ("Also put the embedded resource's text in a text block.", ()),
+    "image": ("Describe the image in a text block too; the model on this host may not see it.", ()),
+    "audio": ("Describe the audio in a text block too.", ()),
+}
+"""Content type → (the fix in words, the client rewrites that do it)."""
+
+_MISHANDLED: Final = frozenset({"partial", "unsupported"})
+
+CONTENT_TRIGGERS: Final = {
+    "resource_link": "result-content-resource-link",
+    "resource": "result-content-resource",
+    "image": "result-content-image",
+    "audio": "result-content-audio",
+}
+"""Content type → the trigger a content-type fact has when it names none: the type in a captured result."""
+
+
+def evaluate_result_handling(server: PreparedServer, lane: LaneBuilder) -> None:
+    """Add the output-schema, structured-content and content-type findings of `lane.host` to `lane`.
+
+    Each is a conditional host fact: it degrades only where this server's captured results (or schemas) fire its
+    trigger, and is information where they do not decide it (see `hostcompat.engine.verdicts.conditions`).
+    """
+    surface = server.surface
+    if surface.output_schema_tools:
+        _output_schema(server, lane)
+    if surface.output_schema_tools or surface.structured_result_tools:
+        _structured_content(server, lane)
+    for kind, path in CONTENT_FACTS.items():
+        _content_type(server, lane, kind, path)
+
+
+def _mishandled(lane: LaneBuilder, path: str) -> Fact | None:
+    fact = lane.fact(path)
+    return fact if fact is not None and fact.value in _MISHANDLED else None
+
+
+def _output_schema(server: PreparedServer, lane: LaneBuilder) -> None:
+    fact = _mishandled(lane, OUTPUT_SCHEMA_FACT)
+    if fact is None:
+        return
+    judged = judge(
+        server,
+        lane,
+        fact,
+        trigger="result-missing-structured",
+        severity=Severity.DEGRADED,
+        uses=server.surface.output_schema_tools,
+    )
+    if judged.severity is None:
+        return
+    host = lane.host.display_name
+    what = f"{host} ignores outputSchema" if fact.value == "unsupported" else f"{host} handles outputSchema only partly"
+    lane.findings.append(
+        finding_for(
+            "SERVER-OUTPUT-001",
+            severity=judged.severity,
+            detail=cut_text(f"Tool(s) {name_list(judged.tools)}: {what}.{judged.qualifier}{note_suffix(fact)}"),
+            remediation=with_client_rules(
+                "Return structuredContent that validates against the outputSchema in every non-error result, or "
+                "drop the outputSchema for this host.",
+                linked_client_rules(lane.host, ("drop-output-schema",)),
+            ),
+            tools=judged.tools,
+            evidence=(
+                *_cited(judged, server.surface.output_schema_tools),
+                fact_evidence(lane.host, OUTPUT_SCHEMA_FACT, fact),
+            ),
+            **fact_fields(fact),
+        )
+    )
+
+
+def _cited(judged: Judgement, declared: Sequence[str]) -> tuple[Evidence, ...]:
+    """The evidence a judgement cites: the data that fired it, else the declarations of the tools it names."""
+    if judged.evidence:
+        return judged.evidence
+    tools = [tool for tool in judged.tools if tool in declared] or list(judged.tools)
+    return tuple(Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema") for tool in tools[:MAX_EVIDENCE])
+
+
+def _structured_content_fix(lane: LaneBuilder) -> str:
+    fix = (
+        "Keep content authoritative: put the human-readable result in content as well, and do not rely on "
+        "structuredContent reaching the model on this host."
+    )
+    every_result = linked_client_rules(lane.host, ("drop-structured-content",))
+    if every_result:
+        return with_client_rules(fix, every_result)
+    with_images = linked_client_rules(lane.host, ("drop-structured-content-with-images",))
+    return with_client_rules(fix, with_images, only_when="when a result also holds an image")
+
+
+def _structured_content(server: PreparedServer, lane: LaneBuilder) -> None:
+    fact = _mishandled(lane, STRUCTURED_CONTENT_FACT)
+    if fact is None:
+        return
+    uses = tuple(dict.fromkeys((*server.surface.output_schema_tools, *server.surface.structured_result_tools)))
+    judged = judge(
+        server, lane, fact, trigger="result-structured-replaces-content", severity=Severity.DEGRADED, uses=uses
+    )
+    if judged.severity is None:
+        return
+    how = "does not handle" if fact.value == "unsupported" else "handles only partly"
+    lane.findings.append(
+        finding_for(
+            "SERVER-OUTPUT-002",
+            severity=judged.severity,
+            detail=cut_text(
+                f"Tool(s) {name_list(judged.tools)} return structuredContent, which {lane.host.display_name} {how}."
+                f"{judged.qualifier}{note_suffix(fact)}"
+            ),
+            remediation=_structured_content_fix(lane),
+            tools=judged.tools,
+            evidence=(
+                *_cited(judged, server.surface.output_schema_tools),
+                fact_evidence(lane.host, STRUCTURED_CONTENT_FACT, fact),
+            ),
+            **fact_fields(fact),
+        )
+    )
+
+
+def _content_type(server: PreparedServer, lane: LaneBuilder, kind: str, path: str) -> None:
+    if not server.surface.results:
+        return  # nothing captured: no content type is known (TOOL-CONTENT-002 says what was not captured)
+    fact = _mishandled(lane, path)
+    if fact is None:
+        return
+    judged = judge(
+        server,
+        lane,
+        fact,
+        trigger=CONTENT_TRIGGERS[kind],
+        severity=Severity.DEGRADED,
+        uses=server.surface.result_content.get(kind, ()),
+    )
+    if judged.severity is None:
+        return
+    fix, rewrites = CONTENT_FIXES[kind]
+    how = "does not handle" if fact.value == "unsupported" else "handles only partly"
+    evidence = judged.evidence or tuple(
+        Evidence(f"call:{cut_snippet(tool)}", detail=f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
+    )
+    lane.findings.append(
+        finding_for(
+            "SERVER-CONTENT-001",
+            title=f"Host mishandles {kind} content",
+            severity=judged.severity,
+            detail=cut_text(
+                f"The captured result of tool(s) {name_list(judged.tools)} has {kind} content, which "
+                f"{lane.host.display_name} {how}.{judged.qualifier}{note_suffix(fact)}"
+            ),
+            remediation=with_client_rules(fix, linked_client_rules(lane.host, rewrites)),
+            tools=judged.tools,
+            evidence=(*evidence, fact_evidence(lane.host, path, fact)),
+            **fact_fields(fact),
+        )
+    )
+
+
+def provenance_of_label(label: str) -> Provenance:
+    """A quirk's provenance label as a `Provenance`."""
+    return parse_enum(Provenance, label)
+
+
+def evaluate_quirks(server: PreparedServer, lane: LaneBuilder) -> None:
+    """Add a SERVER-QUIRK-001 finding for each host quirk whose trigger this server's data fires.
+
+    Quirks that `cover` a host fact are evaluated through that fact; `infoOnly` quirks and quirks without a
+    trigger are listed with the host, not judged.
+    """
+    for quirk in lane.host.quirks:
+        if quirk.trigger is None or quirk.covers is not None or quirk.info_only:
+            continue
+        judged = judge(server, lane, quirk, trigger=None, severity=Severity.DEGRADED)
+        if judged.severity is None or judged.outcome is None:
+            continue
+        fix = (
+            f"Put the hostcompat proxy or middleware in front of the server for this host: its rule {quirk.rule} "
+            "rewrites this."
+            if quirk.rule
+            else f"Change the widget so that this no longer holds: {judged.outcome.condition}."
+            if judged.outcome.trigger.startswith("widget-") and not judged.outcome.trigger.startswith("widget-result")
+            else f"Change what these tools return so that this no longer holds: {judged.outcome.condition}."
+        )
+        lane.findings.append(
+            finding_for(
+                "SERVER-QUIRK-001",
+                title=cut_text(f"Known {lane.host.display_name} bug: {quirk.text}"),
+                severity=judged.severity,
+                detail=cut_text(f"Tool(s) {name_list(judged.tools)}: {quirk.text}{judged.qualifier}"),
+                remediation=cut_text(fix),
+                tools=judged.tools,
+                evidence=(
+                    *judged.evidence,
+                    Evidence(f"catalog:{lane.host.id}", detail=f"quirks.{quirk.id}", snippet=cut_snippet(quirk.text)),
+                ),
+                provenance=provenance_of_label(quirk.provenance),
+                fact_source=cut_text(quirk.source),
+                fact_date=quirk.date,
+            )
+        )
+
+
+__all__ = [
+    "CONTENT_FACTS",
+    "CONTENT_FIXES",
+    "OUTPUT_SCHEMA_FACT",
+    "STRUCTURED_CONTENT_FACT",
+    "CONTENT_TRIGGERS",
+    "evaluate_quirks",
+    "evaluate_result_handling",
+]

@@ -1,0 +1,326 @@
+"""The server lane of one host: protocol version, tool count, tool names and input schemas against its limits.
+
+MCPJam checks only the protocol version. hostcompat adds the per-host limits of the client quirk reports, each
+only where the catalog has the fact (no fact, no finding: nothing is guessed), and names the hostcompat client
+rule that rewrites the problem away when the host's catalog quirks link one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from typing import Final
+
+from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.catalog.schema import NO_LIMIT
+from hostcompat.engine.findings.model import Evidence, Finding, Severity, cut_snippet
+from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.verdicts.model import (
+    MAX_EVIDENCE,
+    LaneBuilder,
+    PreparedServer,
+    ToolSet,
+    cut_text,
+    fact_evidence,
+    fact_fields,
+    linked_client_rules,
+    name_list,
+    note_suffix,
+    with_client_rules,
+)
+from hostcompat.engine.verdicts.results import evaluate_quirks, evaluate_result_handling
+
+PROTOCOL_VERSIONS: Final = "server.protocolVersions"
+MAX_TOOLS_FACT: Final = "server.limits.maxTools"
+NAME_LENGTH_FACT: Final = "server.limits.toolNameMaxLength"
+NAME_CHARSET_FACT: Final = "server.limits.toolNameCharset"
+NAME_PREFIX_FACT: Final = "server.limits.toolNamePrefixCounts"
+NAME_FORMAT_FACT: Final = "server.limits.toolNameFormat"
+SCHEMA_FACT: Final = "server.limits.schemaFeaturesRejected"
+CONDITIONAL_SCHEMA_FACT: Final = "server.limits.schemaFeaturesRejectedConditionally"
+"""Constructs a host rejects only in some setups (the fact's note says which): an info finding, not degraded."""
+
+TOOL_LIMIT_FACTS: Final = (MAX_TOOLS_FACT, NAME_LENGTH_FACT, NAME_CHARSET_FACT, SCHEMA_FACT)
+"""Facts checked tool by tool: with an incomplete tool list, a host that has one of them stays unknown."""
+
+SCHEMA_FIXES: Final = {
+    "$ref": ("Inline $ref references (FastMCP does it with dereference_schemas=True).", "inline-schema-refs"),
+    "$defs": ("Inline $ref references and drop $defs.", "inline-schema-refs"),
+    "definitions": ("Inline $ref references and drop definitions.", "inline-schema-refs"),
+    "ref-with-siblings": (
+        "Inline $ref references; keep only description and default beside one.",
+        "inline-schema-refs",
+    ),
+    "$schema": ("Leave $schema out of inputSchema.", "drop-schema-dialect"),
+    "$schema-2020-12": ("Leave $schema out of inputSchema.", "drop-schema-dialect"),
+    "type-with-anyOf": ("Move type into each anyOf branch.", "move-type-into-anyof"),
+    "type-array": ("Write a list of types as anyOf of single types.", None),
+    "anyOf-in-items": ("Avoid anyOf directly inside items.", None),
+    "bare-title": ("Give every schema node a type (a node that is only a title fails).", None),
+    "oneOf": ("Use anyOf instead of oneOf.", None),
+    "object-without-properties": ("Give every object schema a properties object, even an empty one.", None),
+    "missing-type": (
+        "Give every property a type: a type keyword, an enum or const, or anyOf branches that each have one.",
+        "add-missing-schema-types",
+    ),
+    "additionalProperties-not-false": ("Set additionalProperties to false on every object schema.", None),
+}
+"""Schema construct → (the fix in words, the client rewrite that does it, if any)."""
+
+
+def evaluate_server_lane(server: PreparedServer, lane: LaneBuilder) -> None:
+    """Add the server-lane findings of `lane.host` for `server` to `lane`, in a fixed order."""
+    lane.findings.extend(_tool_finding_on(finding, lane) for finding in server.tool_findings)
+    _protocol(server, lane)
+    _tool_count(server, lane)
+    _name_length(server, lane)
+    _name_charset(server, lane)
+    _schemas(server, lane)
+    evaluate_result_handling(server, lane)
+    evaluate_quirks(server, lane)
+    if not server.tools_complete and any(path in lane.host.facts for path in TOOL_LIMIT_FACTS):
+        lane.unknown_because("tool list incomplete: only the tools seen were checked against this host's limits")
+
+
+_WIDGET_FORMATS: Final = ("ui.formats.mcp-apps", "ui.formats.openai-apps-sdk")
+
+
+def _tool_finding_on(finding: Finding, lane: LaneBuilder) -> Finding:
+    """A malformed tool entry or `_meta` as it matters on this host.
+
+    A `_meta` problem only breaks the widget of that one tool, so it is at most `degraded` (the tool still answers in
+    text); on a host that renders no widget format it changes nothing and is `info`. A malformed tool entry hurts
+    every host alike and keeps its severity.
+    """
+    if not finding.rule_id.startswith("META-") or finding.severity is Severity.INFO:
+        return finding
+    if not any(lane.host.level(path) != "unsupported" for path in _WIDGET_FORMATS):
+        return dataclasses.replace(finding, severity=Severity.INFO)
+    if finding.severity is Severity.BLOCKER:
+        return dataclasses.replace(finding, severity=Severity.DEGRADED)
+    return finding
+
+
+def _protocol(server: PreparedServer, lane: LaneBuilder) -> None:
+    facts = server.requirements.connection_facts
+    version = None if facts is None else facts.protocol_version
+    if version is None:
+        return
+    fact = lane.fact(PROTOCOL_VERSIONS)
+    if fact is None or not isinstance(fact.value, tuple) or not fact.value or version in fact.value:
+        return
+    host = lane.host.display_name
+    lane.unknown_because(f"protocol version {version} is not one {host} is known to speak")
+    lane.findings.append(
+        finding_for(
+            "SERVER-PROTO-001",
+            detail=cut_text(
+                f"The server negotiated protocol version {cut_snippet(version)}; {host} is known to speak "
+                f"{', '.join(fact.value)}.{note_suffix(fact)}"
+            ),
+            remediation="Keep supporting the host's protocol versions (negotiate down when the client asks for one).",
+            evidence=(
+                Evidence("initialize", detail="protocolVersion", snippet=version),
+                fact_evidence(lane.host, PROTOCOL_VERSIONS, fact),
+            ),
+            **fact_fields(fact),
+        )
+    )
+
+
+def _tool_count(server: PreparedServer, lane: LaneBuilder) -> None:
+    fact = lane.fact(MAX_TOOLS_FACT)
+    names = server.requirements.tool_names
+    if fact is None or not isinstance(fact.value, int) or fact.value == NO_LIMIT or len(names) <= fact.value:
+        return
+    cap, excess = fact.value, names[fact.value :]
+    lane.findings.append(
+        finding_for(
+            "SERVER-LIMIT-001",
+            detail=cut_text(
+                f"The server lists {len(names)} tools; {lane.host.display_name} takes at most {cap} (the user's other "
+                f"servers count too), so {len(excess)} tool(s) such as {name_list(excess)} may be left out."
+                f"{note_suffix(fact)}"
+            ),
+            remediation=with_client_rules(
+                f"Offer at most {cap} tools (fewer leaves room for other servers), or group them behind a router tool.",
+                linked_client_rules(lane.host, ("cap-tool-count",)),
+            ),
+            tools=excess,
+            evidence=(
+                Evidence("tools/list", detail=f"{len(names)} tools"),
+                fact_evidence(lane.host, MAX_TOOLS_FACT, fact),
+            ),
+            **fact_fields(fact),
+        )
+    )
+
+
+def _name_length(server: PreparedServer, lane: LaneBuilder) -> None:
+    limit_fact = lane.fact(NAME_LENGTH_FACT)
+    if limit_fact is None or not isinstance(limit_fact.value, int) or limit_fact.value == NO_LIMIT:
+        return
+    limit = limit_fact.value
+    prefix_fact = lane.fact(NAME_PREFIX_FACT)
+    format_fact = lane.fact(NAME_FORMAT_FACT) if prefix_fact is not None and prefix_fact.value is True else None
+    facts = server.requirements.connection_facts
+    server_name = None if facts is None else facts.server_name
+    template, how = _counted_form(prefix_fact, format_fact, server_name)
+    counted = template.replace("{server}", server_name or "")
+    extra = len(counted) - len("{tool}")
+    over = server.memoized(("name-length", counted, limit), lambda: _long_names(server, counted, limit))
+    if not over.tools:
+        return
+    lane.findings.append(
+        finding_for(
+            "SERVER-NAME-001",
+            detail=cut_text(
+                f"{len(over.tools)} tool name(s) are longer than {lane.host.display_name}'s limit of {limit} "
+                f"characters {how}: {over.text}.{note_suffix(limit_fact)}"
+            ),
+            remediation=with_client_rules(
+                f"Shorten the tool names to at most {max(limit - extra, 1)} characters.",
+                linked_client_rules(lane.host, ("truncate-tool-names",)),
+            ),
+            tools=over.tools,
+            evidence=(*over.evidence, fact_evidence(lane.host, NAME_LENGTH_FACT, limit_fact)),
+            **fact_fields(limit_fact),
+        )
+    )
+
+
+def _long_names(server: PreparedServer, counted: str, limit: int) -> ToolSet:
+    """The tools whose name, written into `counted` (a template over {tool}), is longer than `limit`."""
+    extra = len(counted) - len("{tool}")
+    over = [name for name in server.requirements.tool_names if len(name) + extra > limit]
+    forms = (counted.replace("{tool}", name) for name in over[:MAX_EVIDENCE])
+    evidence = (
+        Evidence(f"tools/list:{cut_snippet(name)}", detail=f"{len(form)} characters as counted", snippet=form)
+        for name, form in zip(over, forms, strict=False)
+    )
+    return ToolSet.of(over, evidence)
+
+
+def _counted_form(prefix: Fact | None, name_format: Fact | None, server_name: str | None) -> tuple[str, str]:
+    """The name as the host counts it (a template over {server} and {tool}) and how that was decided.
+
+    Without a known format the server name is counted without separators, and without a known server name it is
+    not counted at all: both give a lower bound, so every name reported is too long whatever the rest.
+    """
+    if prefix is None:
+        return "{tool}", "(the bare name; whether the host adds the server name is not recorded)"
+    if prefix.value is not True:
+        return "{tool}", "(the bare name; the host does not count the server name)"
+    template = name_format.value if name_format is not None and isinstance(name_format.value, str) else None
+    if server_name is None:
+        bare = "{tool}" if template is None else template.replace("{server}", "")
+        return bare, "(the server name was not known and is not counted, so real names are longer)"
+    if template is None:
+        return "{server}{tool}", f"(counting the server name {cut_snippet(repr(server_name))} without separators)"
+    return template, f"(counted as {template!r} with the server name {cut_snippet(repr(server_name))})"
+
+
+@functools.lru_cache(maxsize=64)
+def _charset_pattern(charset: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(f"(?:{charset})+")
+    except re.error:
+        return None
+
+
+def _name_charset(server: PreparedServer, lane: LaneBuilder) -> None:
+    fact = lane.fact(NAME_CHARSET_FACT)
+    pattern = None if fact is None or not isinstance(fact.value, str) else _charset_pattern(fact.value)
+    if fact is None or pattern is None:
+        return
+    bad = server.memoized(("name-charset", pattern.pattern), lambda: _names_outside(server, pattern))
+    if not bad.tools:
+        return
+    lane.findings.append(
+        finding_for(
+            "SERVER-NAME-002",
+            detail=cut_text(
+                f"{len(bad.tools)} tool name(s) have characters outside {fact.value}, which "
+                f"{lane.host.display_name} requires: {bad.text}.{note_suffix(fact)}"
+            ),
+            remediation=with_client_rules(
+                f"Use only {fact.value} in tool names (replace the others with '_').",
+                linked_client_rules(lane.host, ("sanitize-tool-names",)),
+            ),
+            tools=bad.tools,
+            evidence=(*bad.evidence, fact_evidence(lane.host, NAME_CHARSET_FACT, fact)),
+            **fact_fields(fact),
+        )
+    )
+
+
+def _names_outside(server: PreparedServer, pattern: re.Pattern[str]) -> ToolSet:
+    bad = [name for name in server.requirements.tool_names if pattern.fullmatch(name) is None]
+    evidence = (
+        Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern))
+        for name in bad[:MAX_EVIDENCE]
+    )
+    return ToolSet.of(bad, evidence)
+
+
+def _offending(name: str, pattern: re.Pattern[str]) -> str:
+    chars = dict.fromkeys(char for char in name[:1000] if pattern.fullmatch(char) is None)
+    return "offending: " + " ".join(repr(char) for char in list(chars)[:10])
+
+
+def _schemas(server: PreparedServer, lane: LaneBuilder) -> None:
+    for path in (SCHEMA_FACT, CONDITIONAL_SCHEMA_FACT):
+        fact = lane.fact(path)
+        if fact is None or not isinstance(fact.value, tuple):
+            continue
+        for feature in fact.value:
+            if feature in server.surface.schema_uses:
+                uses = server.memoized(("schema", feature), functools.partial(_schema_uses, server, feature))
+                _schema_finding(lane, feature, uses, fact, conditional=path == CONDITIONAL_SCHEMA_FACT)
+
+
+def _schema_uses(server: PreparedServer, feature: str) -> ToolSet:
+    uses = server.surface.schema_uses[feature]
+    evidence = (
+        Evidence(f"tools/list:{cut_snippet(tool)}", detail=cut_text(path)) for tool, path in uses[:MAX_EVIDENCE]
+    )
+    return ToolSet.of([tool for tool, _ in uses], evidence)
+
+
+def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact, *, conditional: bool) -> None:
+    fix, rewrite = SCHEMA_FIXES.get(feature, ("Rewrite the schema without this construct.", None))
+    host = lane.host.display_name
+    when = " in some setups" if conditional else ""
+    lane.findings.append(
+        finding_for(
+            "SERVER-SCHEMA-002" if conditional else "SERVER-SCHEMA-001",
+            title=f"Input schema uses {feature}, which this host rejects{when}",
+            detail=cut_text(
+                f"The inputSchema of {len(uses.tools)} tool(s) uses {feature}, which {host} rejects{when}: "
+                f"{uses.text}.{note_suffix(fact)}"
+            ),
+            remediation=with_client_rules(fix, linked_client_rules(lane.host, (rewrite,)) if rewrite else ()),
+            tools=uses.tools,
+            evidence=(
+                *uses.evidence,
+                fact_evidence(lane.host, CONDITIONAL_SCHEMA_FACT if conditional else SCHEMA_FACT, fact),
+            ),
+            **fact_fields(fact),
+        )
+    )
+
+
+__all__ = [
+    "CONDITIONAL_SCHEMA_FACT",
+    "MAX_TOOLS_FACT",
+    "NAME_CHARSET_FACT",
+    "NAME_FORMAT_FACT",
+    "NAME_LENGTH_FACT",
+    "NAME_PREFIX_FACT",
+    "PROTOCOL_VERSIONS",
+    "SCHEMA_FACT",
+    "SCHEMA_FIXES",
+    "TOOL_LIMIT_FACTS",
+    "evaluate_server_lane",
+]
