@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from hostcompat.apps.meta import ResourceCSP, ResourceUI
-from hostcompat.apps.openai import (
+from hostcompat.apps.meta.access import ResourceCSP, ResourceUI
+from hostcompat.apps.openai.mapping import (
     OPENAI_OUTPUT_TEMPLATE,
     OPENAI_VISIBILITY,
     OPENAI_WIDGET_ACCESSIBLE,

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict
 
-from hostcompat.apps.capabilities import (
+from hostcompat.apps.capabilities.access import (
     UICapability,
     client_ui_capable,
     get_ui_capability,

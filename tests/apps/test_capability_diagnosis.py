@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 
 from hostcompat.apps import capabilities
-from hostcompat.apps.capabilities import client_ui_capable, set_client_capability
-from hostcompat.apps.capability_diagnosis import CapabilityDiagnosis, diagnose_ui_capability
+from hostcompat.apps.capabilities.access import client_ui_capable, set_client_capability
+from hostcompat.apps.capabilities.diagnosis import CapabilityDiagnosis, diagnose_ui_capability
 from hostcompat.apps.constants import (
     EXTENSION_ID,
     LEGACY_RESOURCE_MIME_TYPE,

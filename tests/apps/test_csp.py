@@ -11,7 +11,7 @@ from hostcompat.apps.csp import (
     build_csp,
     csp_source_is_valid,
 )
-from hostcompat.apps.meta import ResourceCSP, ResourcePermissions
+from hostcompat.apps.meta.access import ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
 
 BUILT_DIRECTIVES = (

@@ -8,8 +8,7 @@ import mcp_types
 import pytest
 
 from hostcompat.apps import constants
-from hostcompat.apps._meta_codec import MAX_LIST_ITEMS, MAX_META_DEPTH
-from hostcompat.apps.meta import (
+from hostcompat.apps.meta.access import (
     RESOURCE_UI_FIELDS,
     TOOL_UI_FIELDS,
     ResourceCSP,
@@ -25,6 +24,7 @@ from hostcompat.apps.meta import (
     set_tool_ui,
     tool_ui_resource_uri,
 )
+from hostcompat.apps.meta.codec import MAX_LIST_ITEMS, MAX_META_DEPTH
 from hostcompat.errors import HostCompatError, InvalidUIMeta
 
 FLAT = constants.RESOURCE_URI_META_KEY
@@ -358,6 +358,6 @@ def test_every_error_raised_here_is_a_hostcompat_value_error() -> None:
 
 
 def test_importing_the_meta_module_loads_neither_the_sdk_nor_pydantic() -> None:
-    code = "import sys, hostcompat.apps.meta; print(sorted({'mcp', 'mcp_types', 'pydantic'} & set(sys.modules)))"
+    code = "import sys, hostcompat.apps.meta.access; print(sorted({'mcp', 'mcp_types', 'pydantic'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

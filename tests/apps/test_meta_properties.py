@@ -9,9 +9,8 @@ import mcp_types
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.apps._meta_sandbox import CSP_FIELDS, CSP_POLICY_FIELDS, PERMISSION_FIELDS
 from hostcompat.apps.constants import RESOURCE_URI_META_KEY
-from hostcompat.apps.meta import (
+from hostcompat.apps.meta.access import (
     RESOURCE_UI_FIELDS,
     TOOL_UI_FIELDS,
     CSPPolicy,
@@ -32,6 +31,7 @@ from hostcompat.apps.meta import (
     set_tool_ui,
     tool_ui_resource_uri,
 )
+from hostcompat.apps.meta.sandbox import CSP_FIELDS, CSP_POLICY_FIELDS, PERMISSION_FIELDS
 from hostcompat.errors import HostCompatError
 
 # --- strategies -------------------------------------------------------------------------------------------------

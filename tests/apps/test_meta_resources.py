@@ -5,7 +5,7 @@ import mcp_types
 import pytest
 
 from hostcompat.apps import constants
-from hostcompat.apps.meta import (
+from hostcompat.apps.meta.access import (
     CSPPolicy,
     ResourceCSP,
     ResourcePermissions,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from hostcompat import errors
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import ResourceUI, ToolUI
+from hostcompat.apps.meta.access import ResourceUI, ToolUI
 from hostcompat.apps.modes import Mode, build_embedded_fallback, select_resource_mode, select_tool_mode
 
 CAPABLE = {"extensions": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}}

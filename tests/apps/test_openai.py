@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import (
+from hostcompat.apps.meta.access import (
     ResourceCSP,
     ResourceUI,
     ToolUI,
@@ -17,7 +17,7 @@ from hostcompat.apps.meta import (
     set_resource_ui,
     set_tool_ui,
 )
-from hostcompat.apps.openai import (
+from hostcompat.apps.openai.mapping import (
     OPENAI_FILE_PARAMS,
     OPENAI_INVOKED,
     OPENAI_INVOKING,

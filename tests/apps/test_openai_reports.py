@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 
 from hostcompat.apps import openai
-from hostcompat.apps.meta import ResourceCSP, ResourcePermissions, ResourceUI, ToolUI
-from hostcompat.apps.openai import (
+from hostcompat.apps.meta.access import ResourceCSP, ResourcePermissions, ResourceUI, ToolUI
+from hostcompat.apps.openai.mapping import (
     OPENAI_FILE_PARAMS,
     OPENAI_INVOKED,
     OPENAI_INVOKING,
@@ -20,7 +20,7 @@ from hostcompat.apps.openai import (
     OPENAI_WIDGET_PREFERS_BORDER,
     resource_openai_from_ui,
 )
-from hostcompat.apps.openai_reports import (
+from hostcompat.apps.openai.reports import (
     OpenAIConflict,
     Untranslated,
     openai_conflicts,

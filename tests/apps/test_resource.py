@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hostcompat.apps.constants import MAX_HTML_BLOB_CHARS, MAX_HTML_BYTES, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import (
+from hostcompat.apps.meta.access import (
     ResourceCSP,
     ResourceUI,
     get_embedded_resource_ui,

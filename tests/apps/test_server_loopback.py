@@ -7,7 +7,7 @@ import pytest
 from mcp.client import Client, advertise
 
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY
-from hostcompat.apps.meta import get_embedded_resource_ui, get_tool_ui
+from hostcompat.apps.meta.access import get_embedded_resource_ui, get_tool_ui
 from hostcompat.apps.resource import content_hash
 from hostcompat.apps.server import CompatApps
 from hostcompat.examples.board import BOARD_URI, board_html, build_server

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from hostcompat.apps.constants import RESOURCE_MIME_TYPE
-from hostcompat.clients._catalog import HASH_SUFFIX_LENGTH, name_digest
 from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import plan_rewrites, rewrite_request, rewrite_result
+from hostcompat.clients.rewrites.tool_catalog import HASH_SUFFIX_LENGTH, name_digest
 from hostcompat.clients.rules import Rule, find_rule, load_bundled_rules
 
 BUNDLED = load_bundled_rules()

@@ -5,7 +5,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.clients._catalog import (
+from hostcompat.clients.rewrites.tool_catalog import (
     HASH_SUFFIX_LENGTH,
     RenameStep,
     cap_tool_count,

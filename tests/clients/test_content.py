@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from hostcompat.apps.constants import RESOURCE_MIME_TYPE
-from hostcompat.clients._content import (
+from hostcompat.clients.rewrites.content import (
     PRIORITY_THRESHOLD,
     content_types,
     drop_structured_content,

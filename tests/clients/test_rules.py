@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.clients._ops import OPERATIONS, RESULT_METHODS, TRIGGERS
 from hostcompat.clients.detect import ClientIdentity
+from hostcompat.clients.rewrites.operations import OPERATIONS, RESULT_METHODS, TRIGGERS
 from hostcompat.clients.rules import (
     BUNDLED_RULES_FILE,
     MAX_RULE_FILE_BYTES,

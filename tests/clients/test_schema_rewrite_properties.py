@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from hostcompat.clients._ops import OPERATIONS, ResultOperation
 from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import plan_rewrites, rewrite_result
+from hostcompat.clients.rewrites.operations import OPERATIONS, ResultOperation
 from hostcompat.clients.rules import Rule, load_bundled_rules
 from hostcompat.engine.server.schema_constructs import schema_constructs
 from tests.clients.schema_strategies import instances, tool_schemas
@@ -130,7 +130,7 @@ def _rewrite(rule: Rule, tool: dict[str, Any]) -> Mapping[str, Any]:
 
 
 def test_every_schema_operation_is_covered_by_this_property() -> None:
-    schema_modules = {"hostcompat.clients._schemas", "hostcompat.clients._schema_types"}
+    schema_modules = {"hostcompat.clients.rewrites.schemas", "hostcompat.clients.rewrites.schema_types"}
     ops = {
         name
         for name, op in OPERATIONS.items()

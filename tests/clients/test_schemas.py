@@ -3,14 +3,14 @@ from typing import Any
 
 import pytest
 
-from hostcompat.clients._schema_types import (
+from hostcompat.clients.rewrites.schema_types import (
     add_missing_types,
     guess_type,
     has_type_evidence,
     implied_type,
     move_type_into_any_of,
 )
-from hostcompat.clients._schemas import MAX_INLINED_NODES, drop_keywords, inline_refs, resolve_pointer
+from hostcompat.clients.rewrites.schemas import MAX_INLINED_NODES, drop_keywords, inline_refs, resolve_pointer
 
 PYDANTIC_SCHEMA: dict[str, Any] = {
     "$defs": {"Category": {"enum": ["food", "transport"], "type": "string", "title": "Category"}},

@@ -16,16 +16,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hostcompat.apps.capabilities import CapabilitySource as CapabilitySource
-    from hostcompat.apps.capabilities import UICapability as UICapability
-    from hostcompat.apps.capabilities import client_ui_capable as client_ui_capable
-    from hostcompat.apps.capabilities import get_ui_capability as get_ui_capability
-    from hostcompat.apps.capabilities import server_ui_capable as server_ui_capable
-    from hostcompat.apps.capabilities import set_client_capability as set_client_capability
-    from hostcompat.apps.capabilities import set_server_capability as set_server_capability
-    from hostcompat.apps.capability_diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
-    from hostcompat.apps.capability_diagnosis import DiagnosisCode as DiagnosisCode
-    from hostcompat.apps.capability_diagnosis import diagnose_ui_capability as diagnose_ui_capability
+    from hostcompat.apps.capabilities.access import CapabilitySource as CapabilitySource
+    from hostcompat.apps.capabilities.access import UICapability as UICapability
+    from hostcompat.apps.capabilities.access import client_ui_capable as client_ui_capable
+    from hostcompat.apps.capabilities.access import get_ui_capability as get_ui_capability
+    from hostcompat.apps.capabilities.access import server_ui_capable as server_ui_capable
+    from hostcompat.apps.capabilities.access import set_client_capability as set_client_capability
+    from hostcompat.apps.capabilities.access import set_server_capability as set_server_capability
+    from hostcompat.apps.capabilities.diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
+    from hostcompat.apps.capabilities.diagnosis import DiagnosisCode as DiagnosisCode
+    from hostcompat.apps.capabilities.diagnosis import diagnose_ui_capability as diagnose_ui_capability
     from hostcompat.apps.constants import DEFAULT_VISIBILITY as DEFAULT_VISIBILITY
     from hostcompat.apps.constants import EXTENSION_ID as EXTENSION_ID
     from hostcompat.apps.constants import FALLBACK_EMBEDDED as FALLBACK_EMBEDDED
@@ -47,56 +47,56 @@ if TYPE_CHECKING:
     from hostcompat.apps.csp import build_allow_attribute as build_allow_attribute
     from hostcompat.apps.csp import build_csp as build_csp
     from hostcompat.apps.csp import csp_source_is_valid as csp_source_is_valid
-    from hostcompat.apps.meta import RESOURCE_UI_FIELDS as RESOURCE_UI_FIELDS
-    from hostcompat.apps.meta import TOOL_UI_FIELDS as TOOL_UI_FIELDS
-    from hostcompat.apps.meta import CSPPolicy as CSPPolicy
-    from hostcompat.apps.meta import MetaHolder as MetaHolder
-    from hostcompat.apps.meta import ResourceCSP as ResourceCSP
-    from hostcompat.apps.meta import ResourcePermissions as ResourcePermissions
-    from hostcompat.apps.meta import ResourceUI as ResourceUI
-    from hostcompat.apps.meta import ToolUI as ToolUI
-    from hostcompat.apps.meta import clear_embedded_resource_ui as clear_embedded_resource_ui
-    from hostcompat.apps.meta import clear_resource_ui as clear_resource_ui
-    from hostcompat.apps.meta import clear_tool_ui as clear_tool_ui
-    from hostcompat.apps.meta import get_embedded_resource_ui as get_embedded_resource_ui
-    from hostcompat.apps.meta import get_resource_ui as get_resource_ui
-    from hostcompat.apps.meta import get_tool_ui as get_tool_ui
-    from hostcompat.apps.meta import is_app_only as is_app_only
-    from hostcompat.apps.meta import is_model_only as is_model_only
-    from hostcompat.apps.meta import resolve_resource_ui as resolve_resource_ui
-    from hostcompat.apps.meta import set_embedded_resource_ui as set_embedded_resource_ui
-    from hostcompat.apps.meta import set_resource_ui as set_resource_ui
-    from hostcompat.apps.meta import set_tool_ui as set_tool_ui
-    from hostcompat.apps.meta import tool_ui_resource_uri as tool_ui_resource_uri
+    from hostcompat.apps.meta.access import RESOURCE_UI_FIELDS as RESOURCE_UI_FIELDS
+    from hostcompat.apps.meta.access import TOOL_UI_FIELDS as TOOL_UI_FIELDS
+    from hostcompat.apps.meta.access import CSPPolicy as CSPPolicy
+    from hostcompat.apps.meta.access import MetaHolder as MetaHolder
+    from hostcompat.apps.meta.access import ResourceCSP as ResourceCSP
+    from hostcompat.apps.meta.access import ResourcePermissions as ResourcePermissions
+    from hostcompat.apps.meta.access import ResourceUI as ResourceUI
+    from hostcompat.apps.meta.access import ToolUI as ToolUI
+    from hostcompat.apps.meta.access import clear_embedded_resource_ui as clear_embedded_resource_ui
+    from hostcompat.apps.meta.access import clear_resource_ui as clear_resource_ui
+    from hostcompat.apps.meta.access import clear_tool_ui as clear_tool_ui
+    from hostcompat.apps.meta.access import get_embedded_resource_ui as get_embedded_resource_ui
+    from hostcompat.apps.meta.access import get_resource_ui as get_resource_ui
+    from hostcompat.apps.meta.access import get_tool_ui as get_tool_ui
+    from hostcompat.apps.meta.access import is_app_only as is_app_only
+    from hostcompat.apps.meta.access import is_model_only as is_model_only
+    from hostcompat.apps.meta.access import resolve_resource_ui as resolve_resource_ui
+    from hostcompat.apps.meta.access import set_embedded_resource_ui as set_embedded_resource_ui
+    from hostcompat.apps.meta.access import set_resource_ui as set_resource_ui
+    from hostcompat.apps.meta.access import set_tool_ui as set_tool_ui
+    from hostcompat.apps.meta.access import tool_ui_resource_uri as tool_ui_resource_uri
     from hostcompat.apps.modes import Mode as Mode
     from hostcompat.apps.modes import ResourceReader as ResourceReader
     from hostcompat.apps.modes import build_embedded_fallback as build_embedded_fallback
     from hostcompat.apps.modes import select_resource_mode as select_resource_mode
     from hostcompat.apps.modes import select_tool_mode as select_tool_mode
-    from hostcompat.apps.openai import OPENAI_FILE_PARAMS as OPENAI_FILE_PARAMS
-    from hostcompat.apps.openai import OPENAI_INVOKED as OPENAI_INVOKED
-    from hostcompat.apps.openai import OPENAI_INVOKING as OPENAI_INVOKING
-    from hostcompat.apps.openai import OPENAI_OUTPUT_TEMPLATE as OPENAI_OUTPUT_TEMPLATE
-    from hostcompat.apps.openai import OPENAI_VISIBILITY as OPENAI_VISIBILITY
-    from hostcompat.apps.openai import OPENAI_WIDGET_ACCESSIBLE as OPENAI_WIDGET_ACCESSIBLE
-    from hostcompat.apps.openai import OPENAI_WIDGET_CSP as OPENAI_WIDGET_CSP
-    from hostcompat.apps.openai import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
-    from hostcompat.apps.openai import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
-    from hostcompat.apps.openai import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
-    from hostcompat.apps.openai import dual_tool_meta as dual_tool_meta
-    from hostcompat.apps.openai import mime_type_for_mcp as mime_type_for_mcp
-    from hostcompat.apps.openai import mime_type_for_openai as mime_type_for_openai
-    from hostcompat.apps.openai import resource_openai_from_ui as resource_openai_from_ui
-    from hostcompat.apps.openai import resource_ui_from_openai as resource_ui_from_openai
-    from hostcompat.apps.openai import tool_openai_from_ui as tool_openai_from_ui
-    from hostcompat.apps.openai import tool_ui_from_openai as tool_ui_from_openai
-    from hostcompat.apps.openai import with_openai_resource_meta as with_openai_resource_meta
-    from hostcompat.apps.openai import with_openai_tool_meta as with_openai_tool_meta
-    from hostcompat.apps.openai_reports import OpenAIConflict as OpenAIConflict
-    from hostcompat.apps.openai_reports import Untranslated as Untranslated
-    from hostcompat.apps.openai_reports import openai_conflicts as openai_conflicts
-    from hostcompat.apps.openai_reports import untranslated_openai_keys as untranslated_openai_keys
-    from hostcompat.apps.openai_reports import untranslated_ui_keys as untranslated_ui_keys
+    from hostcompat.apps.openai.mapping import OPENAI_FILE_PARAMS as OPENAI_FILE_PARAMS
+    from hostcompat.apps.openai.mapping import OPENAI_INVOKED as OPENAI_INVOKED
+    from hostcompat.apps.openai.mapping import OPENAI_INVOKING as OPENAI_INVOKING
+    from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE as OPENAI_OUTPUT_TEMPLATE
+    from hostcompat.apps.openai.mapping import OPENAI_VISIBILITY as OPENAI_VISIBILITY
+    from hostcompat.apps.openai.mapping import OPENAI_WIDGET_ACCESSIBLE as OPENAI_WIDGET_ACCESSIBLE
+    from hostcompat.apps.openai.mapping import OPENAI_WIDGET_CSP as OPENAI_WIDGET_CSP
+    from hostcompat.apps.openai.mapping import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
+    from hostcompat.apps.openai.mapping import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
+    from hostcompat.apps.openai.mapping import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
+    from hostcompat.apps.openai.mapping import dual_tool_meta as dual_tool_meta
+    from hostcompat.apps.openai.mapping import mime_type_for_mcp as mime_type_for_mcp
+    from hostcompat.apps.openai.mapping import mime_type_for_openai as mime_type_for_openai
+    from hostcompat.apps.openai.mapping import resource_openai_from_ui as resource_openai_from_ui
+    from hostcompat.apps.openai.mapping import resource_ui_from_openai as resource_ui_from_openai
+    from hostcompat.apps.openai.mapping import tool_openai_from_ui as tool_openai_from_ui
+    from hostcompat.apps.openai.mapping import tool_ui_from_openai as tool_ui_from_openai
+    from hostcompat.apps.openai.mapping import with_openai_resource_meta as with_openai_resource_meta
+    from hostcompat.apps.openai.mapping import with_openai_tool_meta as with_openai_tool_meta
+    from hostcompat.apps.openai.reports import OpenAIConflict as OpenAIConflict
+    from hostcompat.apps.openai.reports import Untranslated as Untranslated
+    from hostcompat.apps.openai.reports import openai_conflicts as openai_conflicts
+    from hostcompat.apps.openai.reports import untranslated_openai_keys as untranslated_openai_keys
+    from hostcompat.apps.openai.reports import untranslated_ui_keys as untranslated_ui_keys
     from hostcompat.apps.resource import CONTENT_HASH_PREFIX as CONTENT_HASH_PREFIX
     from hostcompat.apps.resource import check_html_budget as check_html_budget
     from hostcompat.apps.resource import content_hash as content_hash
@@ -117,13 +117,13 @@ if TYPE_CHECKING:
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONTENT_HASH_PREFIX": ("hostcompat.apps.resource", "CONTENT_HASH_PREFIX"),
-    "CSPPolicy": ("hostcompat.apps.meta", "CSPPolicy"),
-    "CapabilityDiagnosis": ("hostcompat.apps.capability_diagnosis", "CapabilityDiagnosis"),
-    "CapabilitySource": ("hostcompat.apps.capabilities", "CapabilitySource"),
+    "CSPPolicy": ("hostcompat.apps.meta.access", "CSPPolicy"),
+    "CapabilityDiagnosis": ("hostcompat.apps.capabilities.diagnosis", "CapabilityDiagnosis"),
+    "CapabilitySource": ("hostcompat.apps.capabilities.access", "CapabilitySource"),
     "CompatApps": ("hostcompat.apps.server", "CompatApps"),
     "DEFAULT_CSP": ("hostcompat.apps.csp", "DEFAULT_CSP"),
     "DEFAULT_VISIBILITY": ("hostcompat.apps.constants", "DEFAULT_VISIBILITY"),
-    "DiagnosisCode": ("hostcompat.apps.capability_diagnosis", "DiagnosisCode"),
+    "DiagnosisCode": ("hostcompat.apps.capabilities.diagnosis", "DiagnosisCode"),
     "EXTENSION_ID": ("hostcompat.apps.constants", "EXTENSION_ID"),
     "FALLBACK_EMBEDDED": ("hostcompat.apps.constants", "FALLBACK_EMBEDDED"),
     "HandshakeExtensions": ("hostcompat.apps.server", "HandshakeExtensions"),
@@ -135,85 +135,85 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "MAX_HTML_BYTES": ("hostcompat.apps.constants", "MAX_HTML_BYTES"),
     "MAX_UI_URI_BYTES": ("hostcompat.apps.constants", "MAX_UI_URI_BYTES"),
     "META_UI_KEY": ("hostcompat.apps.constants", "META_UI_KEY"),
-    "MetaHolder": ("hostcompat.apps.meta", "MetaHolder"),
+    "MetaHolder": ("hostcompat.apps.meta.access", "MetaHolder"),
     "Mode": ("hostcompat.apps.modes", "Mode"),
-    "OPENAI_FILE_PARAMS": ("hostcompat.apps.openai", "OPENAI_FILE_PARAMS"),
-    "OPENAI_INVOKED": ("hostcompat.apps.openai", "OPENAI_INVOKED"),
-    "OPENAI_INVOKING": ("hostcompat.apps.openai", "OPENAI_INVOKING"),
-    "OPENAI_OUTPUT_TEMPLATE": ("hostcompat.apps.openai", "OPENAI_OUTPUT_TEMPLATE"),
-    "OPENAI_VISIBILITY": ("hostcompat.apps.openai", "OPENAI_VISIBILITY"),
-    "OPENAI_WIDGET_ACCESSIBLE": ("hostcompat.apps.openai", "OPENAI_WIDGET_ACCESSIBLE"),
-    "OPENAI_WIDGET_CSP": ("hostcompat.apps.openai", "OPENAI_WIDGET_CSP"),
-    "OPENAI_WIDGET_DESCRIPTION": ("hostcompat.apps.openai", "OPENAI_WIDGET_DESCRIPTION"),
-    "OPENAI_WIDGET_DOMAIN": ("hostcompat.apps.openai", "OPENAI_WIDGET_DOMAIN"),
+    "OPENAI_FILE_PARAMS": ("hostcompat.apps.openai.mapping", "OPENAI_FILE_PARAMS"),
+    "OPENAI_INVOKED": ("hostcompat.apps.openai.mapping", "OPENAI_INVOKED"),
+    "OPENAI_INVOKING": ("hostcompat.apps.openai.mapping", "OPENAI_INVOKING"),
+    "OPENAI_OUTPUT_TEMPLATE": ("hostcompat.apps.openai.mapping", "OPENAI_OUTPUT_TEMPLATE"),
+    "OPENAI_VISIBILITY": ("hostcompat.apps.openai.mapping", "OPENAI_VISIBILITY"),
+    "OPENAI_WIDGET_ACCESSIBLE": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_ACCESSIBLE"),
+    "OPENAI_WIDGET_CSP": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_CSP"),
+    "OPENAI_WIDGET_DESCRIPTION": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_DESCRIPTION"),
+    "OPENAI_WIDGET_DOMAIN": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_DOMAIN"),
     "OPENAI_WIDGET_MIME_TYPE": ("hostcompat.apps.constants", "OPENAI_WIDGET_MIME_TYPE"),
-    "OPENAI_WIDGET_PREFERS_BORDER": ("hostcompat.apps.openai", "OPENAI_WIDGET_PREFERS_BORDER"),
-    "OpenAIConflict": ("hostcompat.apps.openai_reports", "OpenAIConflict"),
+    "OPENAI_WIDGET_PREFERS_BORDER": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_PREFERS_BORDER"),
+    "OpenAIConflict": ("hostcompat.apps.openai.reports", "OpenAIConflict"),
     "RESOURCE_MIME_TYPE": ("hostcompat.apps.constants", "RESOURCE_MIME_TYPE"),
-    "RESOURCE_UI_FIELDS": ("hostcompat.apps.meta", "RESOURCE_UI_FIELDS"),
+    "RESOURCE_UI_FIELDS": ("hostcompat.apps.meta.access", "RESOURCE_UI_FIELDS"),
     "RESOURCE_URI_META_KEY": ("hostcompat.apps.constants", "RESOURCE_URI_META_KEY"),
-    "ResourceCSP": ("hostcompat.apps.meta", "ResourceCSP"),
-    "ResourcePermissions": ("hostcompat.apps.meta", "ResourcePermissions"),
+    "ResourceCSP": ("hostcompat.apps.meta.access", "ResourceCSP"),
+    "ResourcePermissions": ("hostcompat.apps.meta.access", "ResourcePermissions"),
     "ResourceReader": ("hostcompat.apps.modes", "ResourceReader"),
-    "ResourceUI": ("hostcompat.apps.meta", "ResourceUI"),
+    "ResourceUI": ("hostcompat.apps.meta.access", "ResourceUI"),
     "SCOPED_KINDS": ("hostcompat.apps.uri", "SCOPED_KINDS"),
     "SUPPORTED_PROTOCOL_VERSIONS": ("hostcompat.apps.constants", "SUPPORTED_PROTOCOL_VERSIONS"),
-    "TOOL_UI_FIELDS": ("hostcompat.apps.meta", "TOOL_UI_FIELDS"),
-    "ToolUI": ("hostcompat.apps.meta", "ToolUI"),
-    "UICapability": ("hostcompat.apps.capabilities", "UICapability"),
+    "TOOL_UI_FIELDS": ("hostcompat.apps.meta.access", "TOOL_UI_FIELDS"),
+    "ToolUI": ("hostcompat.apps.meta.access", "ToolUI"),
+    "UICapability": ("hostcompat.apps.capabilities.access", "UICapability"),
     "UIURI": ("hostcompat.apps.uri", "UIURI"),
     "UI_URI_PREFIX": ("hostcompat.apps.constants", "UI_URI_PREFIX"),
     "UI_URI_SCHEME": ("hostcompat.apps.constants", "UI_URI_SCHEME"),
-    "Untranslated": ("hostcompat.apps.openai_reports", "Untranslated"),
+    "Untranslated": ("hostcompat.apps.openai.reports", "Untranslated"),
     "build_allow_attribute": ("hostcompat.apps.csp", "build_allow_attribute"),
     "build_csp": ("hostcompat.apps.csp", "build_csp"),
     "build_embedded_fallback": ("hostcompat.apps.modes", "build_embedded_fallback"),
     "check_html_budget": ("hostcompat.apps.resource", "check_html_budget"),
-    "clear_embedded_resource_ui": ("hostcompat.apps.meta", "clear_embedded_resource_ui"),
-    "clear_resource_ui": ("hostcompat.apps.meta", "clear_resource_ui"),
-    "clear_tool_ui": ("hostcompat.apps.meta", "clear_tool_ui"),
-    "client_ui_capable": ("hostcompat.apps.capabilities", "client_ui_capable"),
+    "clear_embedded_resource_ui": ("hostcompat.apps.meta.access", "clear_embedded_resource_ui"),
+    "clear_resource_ui": ("hostcompat.apps.meta.access", "clear_resource_ui"),
+    "clear_tool_ui": ("hostcompat.apps.meta.access", "clear_tool_ui"),
+    "client_ui_capable": ("hostcompat.apps.capabilities.access", "client_ui_capable"),
     "content_hash": ("hostcompat.apps.resource", "content_hash"),
     "csp_source_is_valid": ("hostcompat.apps.csp", "csp_source_is_valid"),
     "decode_html_blob": ("hostcompat.apps.resource", "decode_html_blob"),
-    "diagnose_ui_capability": ("hostcompat.apps.capability_diagnosis", "diagnose_ui_capability"),
-    "dual_tool_meta": ("hostcompat.apps.openai", "dual_tool_meta"),
+    "diagnose_ui_capability": ("hostcompat.apps.capabilities.diagnosis", "diagnose_ui_capability"),
+    "dual_tool_meta": ("hostcompat.apps.openai.mapping", "dual_tool_meta"),
     "embedded_html_resource": ("hostcompat.apps.resource", "embedded_html_resource"),
     "encode_html_blob": ("hostcompat.apps.resource", "encode_html_blob"),
-    "get_embedded_resource_ui": ("hostcompat.apps.meta", "get_embedded_resource_ui"),
-    "get_resource_ui": ("hostcompat.apps.meta", "get_resource_ui"),
-    "get_tool_ui": ("hostcompat.apps.meta", "get_tool_ui"),
-    "get_ui_capability": ("hostcompat.apps.capabilities", "get_ui_capability"),
+    "get_embedded_resource_ui": ("hostcompat.apps.meta.access", "get_embedded_resource_ui"),
+    "get_resource_ui": ("hostcompat.apps.meta.access", "get_resource_ui"),
+    "get_tool_ui": ("hostcompat.apps.meta.access", "get_tool_ui"),
+    "get_ui_capability": ("hostcompat.apps.capabilities.access", "get_ui_capability"),
     "html_byte_size": ("hostcompat.apps.resource", "html_byte_size"),
     "html_contents": ("hostcompat.apps.resource", "html_contents"),
     "html_resource": ("hostcompat.apps.resource", "html_resource"),
-    "is_app_only": ("hostcompat.apps.meta", "is_app_only"),
-    "is_model_only": ("hostcompat.apps.meta", "is_model_only"),
+    "is_app_only": ("hostcompat.apps.meta.access", "is_app_only"),
+    "is_model_only": ("hostcompat.apps.meta.access", "is_model_only"),
     "is_valid_ui_uri": ("hostcompat.apps.uri", "is_valid_ui_uri"),
-    "mime_type_for_mcp": ("hostcompat.apps.openai", "mime_type_for_mcp"),
-    "mime_type_for_openai": ("hostcompat.apps.openai", "mime_type_for_openai"),
-    "openai_conflicts": ("hostcompat.apps.openai_reports", "openai_conflicts"),
+    "mime_type_for_mcp": ("hostcompat.apps.openai.mapping", "mime_type_for_mcp"),
+    "mime_type_for_openai": ("hostcompat.apps.openai.mapping", "mime_type_for_openai"),
+    "openai_conflicts": ("hostcompat.apps.openai.reports", "openai_conflicts"),
     "read_result": ("hostcompat.apps.resource", "read_result"),
-    "resolve_resource_ui": ("hostcompat.apps.meta", "resolve_resource_ui"),
-    "resource_openai_from_ui": ("hostcompat.apps.openai", "resource_openai_from_ui"),
-    "resource_ui_from_openai": ("hostcompat.apps.openai", "resource_ui_from_openai"),
+    "resolve_resource_ui": ("hostcompat.apps.meta.access", "resolve_resource_ui"),
+    "resource_openai_from_ui": ("hostcompat.apps.openai.mapping", "resource_openai_from_ui"),
+    "resource_ui_from_openai": ("hostcompat.apps.openai.mapping", "resource_ui_from_openai"),
     "select_resource_mode": ("hostcompat.apps.modes", "select_resource_mode"),
     "select_tool_mode": ("hostcompat.apps.modes", "select_tool_mode"),
-    "server_ui_capable": ("hostcompat.apps.capabilities", "server_ui_capable"),
-    "set_client_capability": ("hostcompat.apps.capabilities", "set_client_capability"),
-    "set_embedded_resource_ui": ("hostcompat.apps.meta", "set_embedded_resource_ui"),
-    "set_resource_ui": ("hostcompat.apps.meta", "set_resource_ui"),
-    "set_server_capability": ("hostcompat.apps.capabilities", "set_server_capability"),
-    "set_tool_ui": ("hostcompat.apps.meta", "set_tool_ui"),
-    "tool_openai_from_ui": ("hostcompat.apps.openai", "tool_openai_from_ui"),
-    "tool_ui_from_openai": ("hostcompat.apps.openai", "tool_ui_from_openai"),
-    "tool_ui_resource_uri": ("hostcompat.apps.meta", "tool_ui_resource_uri"),
-    "untranslated_openai_keys": ("hostcompat.apps.openai_reports", "untranslated_openai_keys"),
-    "untranslated_ui_keys": ("hostcompat.apps.openai_reports", "untranslated_ui_keys"),
+    "server_ui_capable": ("hostcompat.apps.capabilities.access", "server_ui_capable"),
+    "set_client_capability": ("hostcompat.apps.capabilities.access", "set_client_capability"),
+    "set_embedded_resource_ui": ("hostcompat.apps.meta.access", "set_embedded_resource_ui"),
+    "set_resource_ui": ("hostcompat.apps.meta.access", "set_resource_ui"),
+    "set_server_capability": ("hostcompat.apps.capabilities.access", "set_server_capability"),
+    "set_tool_ui": ("hostcompat.apps.meta.access", "set_tool_ui"),
+    "tool_openai_from_ui": ("hostcompat.apps.openai.mapping", "tool_openai_from_ui"),
+    "tool_ui_from_openai": ("hostcompat.apps.openai.mapping", "tool_ui_from_openai"),
+    "tool_ui_resource_uri": ("hostcompat.apps.meta.access", "tool_ui_resource_uri"),
+    "untranslated_openai_keys": ("hostcompat.apps.openai.reports", "untranslated_openai_keys"),
+    "untranslated_ui_keys": ("hostcompat.apps.openai.reports", "untranslated_ui_keys"),
     "validate_scoped_ui_uri": ("hostcompat.apps.uri", "validate_scoped_ui_uri"),
     "validate_ui_uri": ("hostcompat.apps.uri", "validate_ui_uri"),
-    "with_openai_resource_meta": ("hostcompat.apps.openai", "with_openai_resource_meta"),
-    "with_openai_tool_meta": ("hostcompat.apps.openai", "with_openai_tool_meta"),
+    "with_openai_resource_meta": ("hostcompat.apps.openai.mapping", "with_openai_resource_meta"),
+    "with_openai_tool_meta": ("hostcompat.apps.openai.mapping", "with_openai_tool_meta"),
 }
 """Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
 of the package never pays for the others."""

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from hostcompat.apps.meta import ResourceCSP, ResourcePermissions
+from hostcompat.apps.meta.access import ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
 
 DEFAULT_CSP: Final = (

@@ -12,9 +12,9 @@ from collections.abc import Awaitable, Mapping, Sequence
 from enum import Enum
 from typing import Any, Protocol
 
-from hostcompat.apps.capabilities import client_ui_capable
+from hostcompat.apps.capabilities.access import client_ui_capable
 from hostcompat.apps.constants import FALLBACK_EMBEDDED, MAX_HTML_BYTES, META_UI_KEY, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import ResourceUI, ToolUI
+from hostcompat.apps.meta.access import ResourceUI, ToolUI
 from hostcompat.apps.resource import decode_html_blob
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import (

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from hostcompat.apps.constants import MAX_HTML_BLOB_CHARS, MAX_HTML_BYTES, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import ResourceUI, set_embedded_resource_ui, set_resource_ui
+from hostcompat.apps.meta.access import ResourceUI, set_embedded_resource_ui, set_resource_ui
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import EmptyResource, InvalidBlob, InvalidInput, NotUTF8, ResourceTooLarge
 

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.resources import TextResource
 from mcp_types import CallToolRequestParams, CallToolResult, EmbeddedResource
 
 from hostcompat.apps.constants import FALLBACK_EMBEDDED, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import ResourceUI, ToolUI, set_tool_ui
+from hostcompat.apps.meta.access import ResourceUI, ToolUI, set_tool_ui
 from hostcompat.apps.modes import Mode, build_embedded_fallback, select_tool_mode
 from hostcompat.apps.resource import check_html_budget, content_hash
 from hostcompat.apps.uri import validate_ui_uri

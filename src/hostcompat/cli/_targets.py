@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from hostcompat.host_configs import ServerConfig
+    from hostcompat.cli.host_configs import ServerConfig
     from hostcompat.probe.target import Target
 from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
 
@@ -92,7 +92,7 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
     if inputs and not configs:
         raise InvalidInput("--input gives ${input:NAME} values of --config files, and no --config is given")
     if configs:
-        from hostcompat.host_configs import read_host_config
+        from hostcompat.cli.host_configs import read_host_config
     for config in configs:
         planned += [_from_config(server) for server in read_host_config(config, inputs=inputs) if not server.disabled]
     allow_snapshot = getattr(args, "config", None) is not None

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 from hostcompat.cli._command import Command
-from hostcompat.clients._ops import OPERATIONS
+from hostcompat.clients.rewrites.operations import OPERATIONS
 from hostcompat.clients.rules import Rule, load_rules
 from hostcompat.errors import CatalogError
 from hostcompat.terminal import clean_line

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from hostcompat.apps.capabilities import diagnose_ui_capability
+from hostcompat.apps.capabilities.access import diagnose_ui_capability
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
-from hostcompat.apps.meta import get_tool_ui
+from hostcompat.apps.meta.access import get_tool_ui
 from hostcompat.apps.modes import Mode, select_tool_mode
 from hostcompat.cli._command import Command, no_arguments
 
@@ -63,7 +63,7 @@ async def collect_rows() -> list[DemoRow]:
     """Run the example server once per client kind and record predicted and observed modes."""
     from mcp.client import Client, advertise
 
-    from hostcompat.apps.capabilities import client_ui_capable
+    from hostcompat.apps.capabilities.access import client_ui_capable
     from hostcompat.examples.board import build_server
 
     rows: list[DemoRow] = []

@@ -30,7 +30,7 @@ from hostcompat.clients.proxy.config import (
     stdio_upstream,
 )
 from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
-from hostcompat.clients.proxy.front_guard import front_guard
+from hostcompat.clients.proxy.session.front_guard import front_guard
 from hostcompat.errors import HostCompatError, InvalidInput
 
 MIB = 1024 * 1024

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, TextIO
 
 from hostcompat.cli._command import Command
-from hostcompat.clients._ops import RESULT_METHODS
 from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import infer_method, plan_rewrites, rewrite_result
+from hostcompat.clients.rewrites.operations import RESULT_METHODS
 from hostcompat.clients.rules import load_rules
 from hostcompat.errors import CatalogError, InvalidInput
 from hostcompat.terminal import clean_line, write_json

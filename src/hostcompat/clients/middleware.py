@@ -23,7 +23,6 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp_types import InitializeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from hostcompat.clients._ops import REQUEST_METHODS, RESULT_METHODS
 from hostcompat.clients.detect import ClientIdentity, detect_client
 from hostcompat.clients.rewrite import (
     EMPTY_SESSION,
@@ -36,6 +35,7 @@ from hostcompat.clients.rewrite import (
     rewrite_request,
     rewrite_result,
 )
+from hostcompat.clients.rewrites.operations import REQUEST_METHODS, RESULT_METHODS
 from hostcompat.clients.rules import Rule, load_bundled_rules
 from hostcompat.errors import InvalidInput
 

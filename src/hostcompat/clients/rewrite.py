@@ -14,9 +14,9 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
-from hostcompat.clients._catalog import Renamed, RenameStep, rename_tools
-from hostcompat.clients._cow import with_key
-from hostcompat.clients._ops import (
+from hostcompat.clients.detect import ClientIdentity
+from hostcompat.clients.rewrites.copy_on_write import with_key
+from hostcompat.clients.rewrites.operations import (
     OPERATIONS,
     REQUEST_METHODS,
     RESULT_METHODS,
@@ -25,7 +25,7 @@ from hostcompat.clients._ops import (
     RequestOperation,
     ResultOperation,
 )
-from hostcompat.clients.detect import ClientIdentity
+from hostcompat.clients.rewrites.tool_catalog import Renamed, RenameStep, rename_tools
 from hostcompat.clients.rules import Rule
 
 MAX_REMEMBERED_RENAMES = 10_000

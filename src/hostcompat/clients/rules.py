@@ -16,8 +16,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, NoReturn
 
-from hostcompat.clients._ops import OPERATIONS, TRIGGERS, RenameOperation, RequestOperation, normalize_params
-from hostcompat.clients._rule_model import (
+from hostcompat.clients.rewrites.operations import (
+    OPERATIONS,
+    TRIGGERS,
+    RenameOperation,
+    RequestOperation,
+    normalize_params,
+)
+from hostcompat.clients.rule_model import (
     SOURCE_KINDS,
     ClientMatch,
     RewriteSpec,

@@ -20,7 +20,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
-from hostcompat.apps.meta import ResourceUI
+from hostcompat.apps.meta.access import ResourceUI
 from hostcompat.apps.server import CompatApps
 
 BOARD_URI = "ui://task-board/board.html"

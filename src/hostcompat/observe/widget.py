@@ -11,7 +11,7 @@ from html import escape
 from typing import Any, Final
 
 from hostcompat.apps.csp import build_allow_attribute, build_csp
-from hostcompat.apps.meta import is_model_only, resolve_resource_ui, tool_ui_resource_uri
+from hostcompat.apps.meta.access import is_model_only, resolve_resource_ui, tool_ui_resource_uri
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.snapshot import Snapshot
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from hostcompat.apps.constants import MAX_UI_URI_BYTES, UI_URI_PREFIX
-from hostcompat.apps.meta import tool_ui_resource_uri
-from hostcompat.apps.openai import OPENAI_OUTPUT_TEMPLATE
+from hostcompat.apps.meta.access import tool_ui_resource_uri
+from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.events import INVALID_UI_META, ProbeEvent
 

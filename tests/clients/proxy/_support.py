@@ -18,7 +18,7 @@ from mcp_types import JSONRPCRequest, JSONRPCResponse, jsonrpc_message_adapter
 from hostcompat.clients.proxy.config import ProxyConfig, StdioUpstream, stdio_upstream
 from hostcompat.clients.proxy.failures import UpstreamEnd
 from hostcompat.clients.proxy.links import FrontLink, Receiver, Sender, UpstreamLink, UpstreamOpener
-from hostcompat.clients.proxy.relay import ProxySession
+from hostcompat.clients.proxy.session.relay import ProxySession
 from hostcompat.clients.rules import load_bundled_rules
 
 FAKE_SERVER = Path(__file__).with_name("fake_server.py")

@@ -70,7 +70,7 @@ def test_a_stdio_proxy_in_front_of_a_command_relays_without_loading_the_sdk(loop
     done = subprocess.run([sys.executable, "-c", script], input=ping, capture_output=True, text=True, timeout=60)
     assert [json.loads(line) for line in done.stdout.splitlines()] == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
     modules = set(done.stderr.rsplit("modules: ", 1)[1].split())
-    assert "hostcompat.clients.proxy.pipe_relay" in modules
+    assert "hostcompat.clients.proxy.pipe.relay" in modules
     assert not {name for name in modules if name.split(".")[0] in {"mcp", "mcp_types", "pydantic", "uvicorn"}}
     assert done.returncode == 0
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.clients.proxy.frames import (
+from hostcompat.clients.proxy.pipe.frames import (
     ERROR,
     NOTIFICATION,
     REQUEST,

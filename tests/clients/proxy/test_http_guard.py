@@ -140,7 +140,7 @@ async def test_two_hundred_refused_or_broken_requests_start_the_server_zero_time
 
 
 def test_a_listed_origin_is_normalized_and_a_wildcard_list_is_refused() -> None:
-    from hostcompat.clients.proxy.front_guard import front_guard, normalize_origin
+    from hostcompat.clients.proxy.session.front_guard import front_guard, normalize_origin
 
     assert normalize_origin("HTTPS://App.Example.com/") == APP
     assert normalize_origin("http://host:*") == "http://host:*"

@@ -13,10 +13,10 @@ import pytest
 
 from hostcompat.clients.proxy.config import ProxyConfig, stdio_upstream
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PARSE_ERROR, PROXY_OVERLOADED, REQUEST_TIMEOUT
-from hostcompat.clients.proxy.front_stdio import open_stdio_front
 from hostcompat.clients.proxy.lines import LineBuffer
-from hostcompat.clients.proxy.pipe_relay import PipeProxy
-from hostcompat.clients.proxy.pipes import is_pipe
+from hostcompat.clients.proxy.pipe.pipes import is_pipe
+from hostcompat.clients.proxy.pipe.relay import PipeProxy
+from hostcompat.clients.proxy.session.front_stdio import open_stdio_front
 from hostcompat.errors import InvalidInput
 from tests.clients.proxy._support import CODEX, NOBODY, RawPeer, initialize_params, proxy_config
 from tests.clients.proxy.fake_server import TOOLS

@@ -10,7 +10,7 @@ from hostcompat.clients.detect import CLIENT_INFO_META_KEY
 from hostcompat.clients.proxy.config import ProxyConfig, http_upstream, stdio_upstream
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PROXY_OVERLOADED, REQUEST_TIMEOUT, describe_failure
 from hostcompat.clients.proxy.links import FrontLink
-from hostcompat.clients.proxy.relay import ProxySession
+from hostcompat.clients.proxy.session.relay import ProxySession
 from hostcompat.errors import ProbeError
 from tests.clients.proxy._support import (
     CLAUDE_CODE,

@@ -8,7 +8,7 @@ from mcp.shared.message import ClientMessageMetadata, ServerMessageMetadata, Ses
 from mcp_types import JSONRPCResponse
 
 from hostcompat.clients.proxy.config import stdio_upstream
-from hostcompat.clients.proxy.wire import encode, error_message, notification, parse_line, to_client, to_server
+from hostcompat.clients.proxy.session.wire import encode, error_message, notification, parse_line, to_client, to_server
 from hostcompat.errors import InvalidInput, ProbeError
 
 json_values = st.recursive(

@@ -62,14 +62,14 @@ from hostcompat.clients.proxy.tracker import (
 )
 
 if TYPE_CHECKING:
-    from hostcompat.clients.proxy.relay import ProxySession as ProxySession
     from hostcompat.clients.proxy.serve import HttpProxyServer as HttpProxyServer
     from hostcompat.clients.proxy.serve import http_proxy as http_proxy
     from hostcompat.clients.proxy.serve import run_stdio_proxy as run_stdio_proxy
+    from hostcompat.clients.proxy.session.relay import ProxySession as ProxySession
 
 _LAZY = {
     "HttpProxyServer": "hostcompat.clients.proxy.serve",
-    "ProxySession": "hostcompat.clients.proxy.relay",
+    "ProxySession": "hostcompat.clients.proxy.session.relay",
     "http_proxy": "hostcompat.clients.proxy.serve",
     "run_stdio_proxy": "hostcompat.clients.proxy.serve",
 }

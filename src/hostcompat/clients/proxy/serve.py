@@ -19,9 +19,9 @@ from anyio.abc import TaskStatus
 
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd
-from hostcompat.clients.proxy.front_guard import exposure_warning, front_guard
-from hostcompat.clients.proxy.pipe_relay import PipeProxy
-from hostcompat.clients.proxy.pipes import is_pipe
+from hostcompat.clients.proxy.pipe.pipes import is_pipe
+from hostcompat.clients.proxy.pipe.relay import PipeProxy
+from hostcompat.clients.proxy.session.front_guard import exposure_warning, front_guard
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -84,9 +84,9 @@ async def _relay(
     if upstream is None and _pipes_only(config, stdin, stdout):
         return await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr(), hurry=hurry).run()
     # the message-level relay, on the SDK's message types: loaded only here
-    from hostcompat.clients.proxy.front_stdio import open_stdio_front
-    from hostcompat.clients.proxy.relay import ProxySession
-    from hostcompat.clients.proxy.upstream import open_upstream
+    from hostcompat.clients.proxy.session.front_stdio import open_stdio_front
+    from hostcompat.clients.proxy.session.relay import ProxySession
+    from hostcompat.clients.proxy.session.upstream import open_upstream
 
     if upstream is None:
         stderr = _stderr()
@@ -162,7 +162,7 @@ class HttpProxyServer:
     ) -> None:
         import uvicorn
 
-        from hostcompat.clients.proxy.front_http import ProxyHttpApp
+        from hostcompat.clients.proxy.session.front_http import ProxyHttpApp
 
         self.sock = sock
         host, port = sock.getsockname()[:2]

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, TypeAlias, TypeGuard
 
-from hostcompat.clients._ops import OPERATIONS, RequestOperation
 from hostcompat.clients.detect import (
     CLIENT_INFO_META_KEY,
     PROTOCOL_VERSION_META_KEY,
@@ -27,6 +26,7 @@ from hostcompat.clients.rewrite import (
     rewrite_request,
     rewrite_result,
 )
+from hostcompat.clients.rewrites.operations import OPERATIONS, RequestOperation
 from hostcompat.clients.rules import Rule
 from hostcompat.errors import HostCompatError
 

@@ -12,7 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
-from hostcompat.apps.openai import OPENAI_OUTPUT_TEMPLATE, OPENAI_VISIBILITY, OPENAI_WIDGET_ACCESSIBLE, openai_conflicts
+from hostcompat.apps.openai.mapping import (
+    OPENAI_OUTPUT_TEMPLATE,
+    OPENAI_VISIBILITY,
+    OPENAI_WIDGET_ACCESSIBLE,
+    openai_conflicts,
+)
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.hygiene.resources import ResourceUse, check_resource_list, check_ui_resource, read_item

@@ -26,8 +26,8 @@ from hostcompat.apps.constants import (
     UI_URI_PREFIX,
 )
 from hostcompat.apps.csp import csp_source_is_valid
-from hostcompat.apps.meta import ResourceUI
-from hostcompat.apps.openai import (
+from hostcompat.apps.meta.access import ResourceUI
+from hostcompat.apps.openai.mapping import (
     OPENAI_WIDGET_CSP,
     OPENAI_WIDGET_DOMAIN,
     OPENAI_WIDGET_PREFERS_BORDER,

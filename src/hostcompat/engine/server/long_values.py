@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeGuard
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
-from hostcompat.apps.openai import OPENAI_OUTPUT_TEMPLATE
+from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 

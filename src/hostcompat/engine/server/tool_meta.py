@@ -13,8 +13,8 @@ from enum import Enum
 from typing import Any, Final
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY, UI_URI_PREFIX
-from hostcompat.apps.meta import ToolUI
-from hostcompat.apps.openai import OPENAI_OUTPUT_TEMPLATE
+from hostcompat.apps.meta.access import ToolUI
+from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.errors import HostCompatError, InvalidInput

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hostcompat.clients._cow import JSONObject, with_key, without_keys
+from hostcompat.clients.rewrites.copy_on_write import JSONObject, with_key, without_keys
 
 _ALNUM = frozenset(string.ascii_letters + string.digits)
 _HASH_CHARS = 8

@@ -12,8 +12,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
-from hostcompat.clients import _catalog, _content, _schema_types, _schemas
-from hostcompat.clients._cow import JSONObject
+from hostcompat.clients.rewrites import content as _content
+from hostcompat.clients.rewrites import schema_types as _schema_types
+from hostcompat.clients.rewrites import schemas as _schemas
+from hostcompat.clients.rewrites import tool_catalog as _catalog
+from hostcompat.clients.rewrites.copy_on_write import JSONObject
 
 RESULT_METHODS = frozenset(
     {

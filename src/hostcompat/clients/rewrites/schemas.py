@@ -4,7 +4,7 @@ Schema-aware: only subschema positions are visited, so a property *named* `$sche
 value shaped like a schema is never touched. Depth and work are bounded; a schema that cannot be
 rewritten safely (a recursive or dangling `$ref`, too much expansion, keywords whose meaning would
 change) is left exactly as it is: no rewrite here makes a value invalid that the schema accepted.
-The rewrites of `type` are in `hostcompat.clients._schema_types`.
+The rewrites of `type` are in `hostcompat.clients.rewrites.schema_types`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
-from hostcompat.clients._cow import (
+from hostcompat.clients.rewrites.copy_on_write import (
     JSONObject,
     map_list,
     map_list_field,

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from hostcompat.apps._meta_codec import (
+from hostcompat.apps.constants import DEFAULT_VISIBILITY
+from hostcompat.apps.meta.codec import (
     as_bool,
     as_opt_str_tuple,
     as_str,
@@ -29,8 +30,7 @@ from hostcompat.apps._meta_codec import (
     unknown_keys,
     with_extra,
 )
-from hostcompat.apps._meta_sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
-from hostcompat.apps.constants import DEFAULT_VISIBILITY
+from hostcompat.apps.meta.sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
 
 TOOL_UI_FIELDS: Final = ("resourceUri", "visibility", "allowedTools", "fallback")

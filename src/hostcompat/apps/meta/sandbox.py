@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from hostcompat.apps._meta_codec import (
+from hostcompat.apps.meta.codec import (
     as_bool,
     as_opt_str_tuple,
     as_str_tuple,

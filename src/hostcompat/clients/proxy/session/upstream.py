@@ -53,7 +53,7 @@ def open_upstream(
     """
     target = config.upstream
     if isinstance(target, StdioUpstream):
-        from hostcompat.clients.proxy.upstream_stdio import open_stdio_upstream
+        from hostcompat.clients.proxy.session.upstream_stdio import open_stdio_upstream
 
         return open_stdio_upstream(
             target, config.max_message_bytes, stderr=stderr, hurry=hurry, max_memory=config.upstream_memory

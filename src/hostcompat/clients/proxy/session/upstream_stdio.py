@@ -22,8 +22,8 @@ from hostcompat.clients.proxy.failures import UpstreamEnd, oversized, process_en
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import UpstreamLink
 from hostcompat.clients.proxy.processes import end_group, limit_memory
+from hostcompat.clients.proxy.session.wire import encode, parse_line
 from hostcompat.clients.proxy.stderr_tail import StderrTail
-from hostcompat.clients.proxy.wire import encode, parse_line
 
 READ_CHUNK = 65_536
 WRITE_BATCH = 64

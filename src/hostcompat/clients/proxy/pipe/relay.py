@@ -31,7 +31,8 @@ from hostcompat.clients.proxy.failures import (
     unreadable_error,
     unreadable_reply_error,
 )
-from hostcompat.clients.proxy.frames import (
+from hostcompat.clients.proxy.lines import LineBuffer, Oversized
+from hostcompat.clients.proxy.pipe.frames import (
     ERROR,
     NOTIFICATION,
     REQUEST,
@@ -43,8 +44,7 @@ from hostcompat.clients.proxy.frames import (
     read_frame,
     with_member,
 )
-from hostcompat.clients.proxy.lines import LineBuffer, Oversized
-from hostcompat.clients.proxy.pipes import Outbox, start_server, stop_server, wait_exit
+from hostcompat.clients.proxy.pipe.pipes import Outbox, start_server, stop_server, wait_exit
 from hostcompat.clients.proxy.stderr_tail import StderrTail
 from hostcompat.clients.proxy.tracker import (
     CANCELLED_METHOD,

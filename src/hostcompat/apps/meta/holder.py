@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
-from hostcompat.apps._meta_codec import copy_json, expect_mapping, type_name
+from hostcompat.apps.meta.codec import copy_json, expect_mapping, type_name
 from hostcompat.errors import InvalidUIMeta
 
 META_KEY: Final = "_meta"

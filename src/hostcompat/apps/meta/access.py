@@ -11,8 +11,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
-from hostcompat.apps._meta_codec import as_str, expect_mapping, preview, type_name
-from hostcompat.apps._meta_holder import (
+from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY, UI_URI_PREFIX
+from hostcompat.apps.meta.codec import as_str, expect_mapping, preview, type_name
+from hostcompat.apps.meta.holder import (
     META_KEY,
     MetaHolder,
     SupportsModelCopy,
@@ -22,9 +23,8 @@ from hostcompat.apps._meta_holder import (
     replace_child,
     replace_meta,
 )
-from hostcompat.apps._meta_model import RESOURCE_UI_FIELDS, TOOL_UI_FIELDS, ResourceUI, ToolUI
-from hostcompat.apps._meta_sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
-from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY, UI_URI_PREFIX
+from hostcompat.apps.meta.model import RESOURCE_UI_FIELDS, TOOL_UI_FIELDS, ResourceUI, ToolUI
+from hostcompat.apps.meta.sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
 
 _ModelT = TypeVar("_ModelT", bound=SupportsModelCopy)

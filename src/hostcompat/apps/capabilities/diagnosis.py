@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hostcompat.apps._capability_model import (
+from hostcompat.apps.capabilities.model import (
     EXPERIMENTAL,
     EXTENSIONS,
     MIME_TYPES,

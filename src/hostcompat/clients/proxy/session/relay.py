@@ -30,6 +30,8 @@ from hostcompat.clients.proxy.failures import (
     unreadable_reply_error,
 )
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
+from hostcompat.clients.proxy.session.upstream import open_upstream
+from hostcompat.clients.proxy.session.wire import error_message, notification, to_client, to_server
 from hostcompat.clients.proxy.tracker import (
     CANCELLED_METHOD,
     INITIALIZE_METHOD,
@@ -38,8 +40,6 @@ from hostcompat.clients.proxy.tracker import (
     SessionTracker,
 )
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, UnreadableReply
-from hostcompat.clients.proxy.upstream import open_upstream
-from hostcompat.clients.proxy.wire import error_message, notification, to_client, to_server
 
 logger = logging.getLogger(__name__)
 

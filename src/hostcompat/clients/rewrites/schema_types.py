@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from hostcompat.clients._cow import JSONObject, map_list, with_key, without_keys
-from hostcompat.clients._schemas import INPUT_ONLY, MAX_SCHEMA_DEPTH, map_schema_tools, map_subschemas, transform_schema
+from hostcompat.clients.rewrites.copy_on_write import JSONObject, map_list, with_key, without_keys
+from hostcompat.clients.rewrites.schemas import (
+    INPUT_ONLY,
+    MAX_SCHEMA_DEPTH,
+    map_schema_tools,
+    map_subschemas,
+    transform_schema,
+)
 
 NOT_VALUE_KEYS: Final = frozenset(
     {"not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas", "dependencies"}

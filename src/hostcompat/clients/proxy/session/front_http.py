@@ -26,10 +26,10 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
-from hostcompat.clients.proxy.front_guard import FrontGuard
-from hostcompat.clients.proxy.front_opening import Refusal, read_opening, replay
 from hostcompat.clients.proxy.links import FrontLink, UpstreamOpener
-from hostcompat.clients.proxy.relay import ProxySession
+from hostcompat.clients.proxy.session.front_guard import FrontGuard
+from hostcompat.clients.proxy.session.front_opening import Refusal, read_opening, replay
+from hostcompat.clients.proxy.session.relay import ProxySession
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from mcp.shared.message import SessionMessage
 from hostcompat.clients.proxy.config import FLUSH_TIMEOUT
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import FrontLink
-from hostcompat.clients.proxy.wire import encode, parse_line
+from hostcompat.clients.proxy.session.wire import encode, parse_line
 from hostcompat.errors import InvalidInput
 
 if sys.platform != "win32":

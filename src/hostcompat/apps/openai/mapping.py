@@ -10,18 +10,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar, overload
 
-from hostcompat.apps._meta_holder import SupportsModelCopy, copied_meta, read_meta, replace_meta
-from hostcompat.apps._openai_keys import OPENAI_FILE_PARAMS as OPENAI_FILE_PARAMS
-from hostcompat.apps._openai_keys import OPENAI_INVOKED as OPENAI_INVOKED
-from hostcompat.apps._openai_keys import OPENAI_INVOKING as OPENAI_INVOKING
-from hostcompat.apps._openai_keys import OPENAI_OUTPUT_TEMPLATE as OPENAI_OUTPUT_TEMPLATE
-from hostcompat.apps._openai_keys import OPENAI_VISIBILITY as OPENAI_VISIBILITY
-from hostcompat.apps._openai_keys import OPENAI_WIDGET_ACCESSIBLE as OPENAI_WIDGET_ACCESSIBLE
-from hostcompat.apps._openai_keys import OPENAI_WIDGET_CSP as OPENAI_WIDGET_CSP
-from hostcompat.apps._openai_keys import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
-from hostcompat.apps._openai_keys import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
-from hostcompat.apps._openai_keys import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
-from hostcompat.apps._openai_keys import (
+from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE, UI_URI_PREFIX
+from hostcompat.apps.meta.access import (
+    ResourceCSP,
+    ResourceUI,
+    ToolUI,
+    get_resource_ui,
+    get_tool_ui,
+    set_tool_ui,
+)
+from hostcompat.apps.meta.holder import SupportsModelCopy, copied_meta, read_meta, replace_meta
+from hostcompat.apps.openai.keys import OPENAI_FILE_PARAMS as OPENAI_FILE_PARAMS
+from hostcompat.apps.openai.keys import OPENAI_INVOKED as OPENAI_INVOKED
+from hostcompat.apps.openai.keys import OPENAI_INVOKING as OPENAI_INVOKING
+from hostcompat.apps.openai.keys import OPENAI_OUTPUT_TEMPLATE as OPENAI_OUTPUT_TEMPLATE
+from hostcompat.apps.openai.keys import OPENAI_VISIBILITY as OPENAI_VISIBILITY
+from hostcompat.apps.openai.keys import OPENAI_WIDGET_ACCESSIBLE as OPENAI_WIDGET_ACCESSIBLE
+from hostcompat.apps.openai.keys import OPENAI_WIDGET_CSP as OPENAI_WIDGET_CSP
+from hostcompat.apps.openai.keys import OPENAI_WIDGET_DESCRIPTION as OPENAI_WIDGET_DESCRIPTION
+from hostcompat.apps.openai.keys import OPENAI_WIDGET_DOMAIN as OPENAI_WIDGET_DOMAIN
+from hostcompat.apps.openai.keys import OPENAI_WIDGET_PREFERS_BORDER as OPENAI_WIDGET_PREFERS_BORDER
+from hostcompat.apps.openai.keys import (
     REDIRECT,
     check_openai_keys,
     expect_meta,
@@ -30,20 +39,11 @@ from hostcompat.apps._openai_keys import (
     read_visibility,
     read_widget_csp,
 )
-from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE, UI_URI_PREFIX
-from hostcompat.apps.meta import (
-    ResourceCSP,
-    ResourceUI,
-    ToolUI,
-    get_resource_ui,
-    get_tool_ui,
-    set_tool_ui,
-)
-from hostcompat.apps.openai_reports import OpenAIConflict as OpenAIConflict
-from hostcompat.apps.openai_reports import Untranslated as Untranslated
-from hostcompat.apps.openai_reports import openai_conflicts as openai_conflicts
-from hostcompat.apps.openai_reports import untranslated_openai_keys as untranslated_openai_keys
-from hostcompat.apps.openai_reports import untranslated_ui_keys as untranslated_ui_keys
+from hostcompat.apps.openai.reports import OpenAIConflict as OpenAIConflict
+from hostcompat.apps.openai.reports import Untranslated as Untranslated
+from hostcompat.apps.openai.reports import openai_conflicts as openai_conflicts
+from hostcompat.apps.openai.reports import untranslated_openai_keys as untranslated_openai_keys
+from hostcompat.apps.openai.reports import untranslated_ui_keys as untranslated_ui_keys
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import InvalidOpenAIMeta, InvalidUIMeta
 

@@ -10,7 +10,14 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hostcompat.clients._cow import JSONObject, map_list, map_list_field, replace_key, with_key, without_keys
+from hostcompat.clients.rewrites.copy_on_write import (
+    JSONObject,
+    map_list,
+    map_list_field,
+    replace_key,
+    with_key,
+    without_keys,
+)
 
 _PRIORITY_LOW = 0
 _PRIORITY_HIGH = 1

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from hostcompat.apps._openai_keys import (
+from hostcompat.apps.meta.access import ResourceCSP, ResourceUI, ToolUI, get_resource_ui, get_tool_ui
+from hostcompat.apps.openai.keys import (
     CSP_LISTS,
     OPENAI_FILE_PARAMS,
     OPENAI_INVOKED,
@@ -32,7 +33,6 @@ from hostcompat.apps._openai_keys import (
     read_visibility,
     read_widget_csp,
 )
-from hostcompat.apps.meta import ResourceCSP, ResourceUI, ToolUI, get_resource_ui, get_tool_ui
 from hostcompat.errors import InvalidUIMeta
 
 _PREFIX = "openai/"

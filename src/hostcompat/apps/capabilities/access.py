@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar, cast, overload
 
-from hostcompat.apps._capability_model import (
+from hostcompat.apps.capabilities.diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
+from hostcompat.apps.capabilities.diagnosis import DiagnosisCode as DiagnosisCode
+from hostcompat.apps.capabilities.diagnosis import diagnose_ui_capability as diagnose_ui_capability
+from hostcompat.apps.capabilities.model import (
     EXTENSIONS,
     check_mime_types,
     copy_json,
@@ -22,12 +25,9 @@ from hostcompat.apps._capability_model import (
     resolve,
     ui_capable,
 )
-from hostcompat.apps._capability_model import CapabilitySource as CapabilitySource
-from hostcompat.apps._capability_model import UICapability as UICapability
-from hostcompat.apps._capability_model import get_ui_capability as get_ui_capability
-from hostcompat.apps.capability_diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
-from hostcompat.apps.capability_diagnosis import DiagnosisCode as DiagnosisCode
-from hostcompat.apps.capability_diagnosis import diagnose_ui_capability as diagnose_ui_capability
+from hostcompat.apps.capabilities.model import CapabilitySource as CapabilitySource
+from hostcompat.apps.capabilities.model import UICapability as UICapability
+from hostcompat.apps.capabilities.model import get_ui_capability as get_ui_capability
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidCapability
 

@@ -1,0 +1,1 @@
+"""Rewrite operations over plain JSON, copy-on-write: tool catalog, content blocks, annotations and schemas."""
