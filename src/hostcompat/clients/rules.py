@@ -45,13 +45,26 @@ BUNDLED_RULES_FILE = "client-rules.json"
 MAX_RULE_FILE_BYTES = 1_048_576
 MAX_RULES = 1000
 MAX_TEXT = 1000
+"""The longest `symptom` or `notes`."""
+MAX_TITLE = 200
+MAX_CLIENTS = 64
+MAX_CLIENT_NAME = 256
+MAX_METHODS = 16
+MAX_REFERENCES = 32
 
-_RULE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
-_DATE = re.compile(r"(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?")
-_URL = re.compile(r"https://[^\s]{1,500}")
-_REQUIRED_RULE_KEYS = ("id", "title", "clients", "methods", "trigger", "rewrite", "source", "date")
-_RULE_KEYS = frozenset((*_REQUIRED_RULE_KEYS, "symptom", "references", "enabled", "notes"))
-_DOCUMENT_KEYS = frozenset({"$schema", "format", "description", "rules", "disabled"})
+RULE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
+"""A rule id (matched whole)."""
+DATE = re.compile(r"(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?")
+"""A rule's date: YYYY, YYYY-MM or YYYY-MM-DD (matched whole)."""
+URL = re.compile(r"https://[^\s]{1,500}")
+"""A source or reference URL (matched whole)."""
+REQUIRED_RULE_KEYS = ("id", "title", "clients", "methods", "trigger", "rewrite", "source", "date")
+RULE_KEYS = (*REQUIRED_RULE_KEYS, "symptom", "references", "enabled", "notes")
+CLIENT_KEYS = ("name", "versions")
+SOURCE_KEYS = ("url", "kind")
+DOCUMENT_KEYS = ("$schema", "format", "description", "rules", "disabled")
+_RULE_KEYS = frozenset(RULE_KEYS)
+_DOCUMENT_KEYS = frozenset(DOCUMENT_KEYS)
 
 
 class _Context:
@@ -89,14 +102,14 @@ def _list(ctx: _Context, value: Any, field: str, *, limit: int) -> Sequence[Any]
 
 def _clients(ctx: _Context, value: Any) -> tuple[ClientMatch, ...]:
     matches = []
-    for index, entry in enumerate(_list(ctx, value, "clients", limit=64)):
+    for index, entry in enumerate(_list(ctx, value, "clients", limit=MAX_CLIENTS)):
         field = f"clients[{index}]"
         entry = _object(ctx, entry, field)
-        unknown = set(entry) - {"name", "versions"}
+        unknown = set(entry) - set(CLIENT_KEYS)
         if unknown:
             ctx.fail(f"{field}.{sorted(unknown)[0]}", "unknown field (known: name, versions)", entry)
         name = entry.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name) > 256:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_CLIENT_NAME:
             ctx.fail(f"{field}.name", "must be a non-empty clientInfo name or glob", name)
         try:
             versions = parse_version_range(entry.get("versions", "*"))
@@ -109,9 +122,9 @@ def _clients(ctx: _Context, value: Any) -> tuple[ClientMatch, ...]:
 def _source(ctx: _Context, value: Any) -> Source:
     source = _object(ctx, value, "source")
     url, kind = source.get("url"), source.get("kind")
-    if set(source) - {"url", "kind"}:
+    if set(source) - set(SOURCE_KEYS):
         ctx.fail("source", "may hold only url and kind", source)
-    if not isinstance(url, str) or not _URL.fullmatch(url):
+    if not isinstance(url, str) or not URL.fullmatch(url):
         ctx.fail("source.url", "must be an https:// URL", url)
     if kind not in SOURCE_KINDS:
         ctx.fail("source.kind", f"must be one of {list(SOURCE_KINDS)}", kind)
@@ -145,7 +158,7 @@ def _rewrite(ctx: _Context, value: Any, methods: frozenset[str], trigger: Trigge
 
 
 def _methods(ctx: _Context, value: Any) -> frozenset[str]:
-    methods = _list(ctx, value, "methods", limit=16)
+    methods = _list(ctx, value, "methods", limit=MAX_METHODS)
     for index, method in enumerate(methods):
         if not isinstance(method, str):
             ctx.fail(f"methods[{index}]", "must be a method name", method)
@@ -153,7 +166,7 @@ def _methods(ctx: _Context, value: Any) -> frozenset[str]:
 
 
 def _date(ctx: _Context, value: Any) -> str:
-    if not isinstance(value, str) or not _DATE.fullmatch(value):
+    if not isinstance(value, str) or not DATE.fullmatch(value):
         ctx.fail("date", "must be YYYY, YYYY-MM or YYYY-MM-DD", value)
     return value
 
@@ -161,10 +174,10 @@ def _date(ctx: _Context, value: Any) -> str:
 def _references(ctx: _Context, value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
-    if not isinstance(value, list) or len(value) > 32:
-        ctx.fail("references", "must be a list of at most 32 https:// URLs", value)
+    if not isinstance(value, list) or len(value) > MAX_REFERENCES:
+        ctx.fail("references", f"must be a list of at most {MAX_REFERENCES} https:// URLs", value)
     for index, url in enumerate(value):
-        if not isinstance(url, str) or not _URL.fullmatch(url):
+        if not isinstance(url, str) or not URL.fullmatch(url):
             ctx.fail(f"references[{index}]", "must be an https:// URL", url)
     return tuple(value)
 
@@ -179,13 +192,13 @@ def parse_rule(raw: Any, *, origin: str, index: int = 0) -> Rule:
     if not isinstance(raw, Mapping):
         ctx.fail(f"rules[{index}]", "must be an object", raw)
     rule_id = raw.get("id")
-    if not isinstance(rule_id, str) or not _RULE_ID.fullmatch(rule_id):
+    if not isinstance(rule_id, str) or not RULE_ID.fullmatch(rule_id):
         ctx.fail(f"rules[{index}].id", "must match [a-z0-9][a-z0-9._-]{0,79}", rule_id)
     ctx.rule_id = rule_id
     unknown = sorted(set(raw) - _RULE_KEYS)
     if unknown:
         ctx.fail(unknown[0], f"unknown field (known: {sorted(_RULE_KEYS)})", raw[unknown[0]])
-    for key in _REQUIRED_RULE_KEYS:
+    for key in REQUIRED_RULE_KEYS:
         if key not in raw:
             ctx.fail(key, "is required", None)
     enabled = raw.get("enabled", True)
@@ -195,7 +208,7 @@ def parse_rule(raw: Any, *, origin: str, index: int = 0) -> Rule:
     trigger = _trigger(ctx, raw["trigger"])
     return Rule(
         id=rule_id,
-        title=_text(ctx, raw, "title", required=True, limit=200),
+        title=_text(ctx, raw, "title", required=True, limit=MAX_TITLE),
         clients=_clients(ctx, raw["clients"]),
         methods=methods,
         trigger=trigger,
@@ -237,7 +250,7 @@ def parse_rule_document(document: Any, *, origin: str) -> RuleFile:
     if not isinstance(disabled, list) or len(disabled) > MAX_RULES:
         ctx.fail("disabled", "must be a list of rule ids", disabled)
     for index, rule_id in enumerate(disabled):
-        if not isinstance(rule_id, str) or not _RULE_ID.fullmatch(rule_id):
+        if not isinstance(rule_id, str) or not RULE_ID.fullmatch(rule_id):
             ctx.fail(f"disabled[{index}]", "must be a rule id", rule_id)
     return RuleFile(origin=origin, rules=rules, disabled=tuple(disabled))
 
@@ -353,9 +366,23 @@ def find_rule(rules: Iterable[Rule], rule_id: str) -> Rule:
 
 __all__ = [
     "BUNDLED_RULES_FILE",
+    "CLIENT_KEYS",
     "ClientMatch",
+    "DATE",
+    "DOCUMENT_KEYS",
+    "MAX_CLIENTS",
+    "MAX_CLIENT_NAME",
+    "MAX_METHODS",
+    "MAX_REFERENCES",
     "MAX_RULES",
     "MAX_RULE_FILE_BYTES",
+    "MAX_TEXT",
+    "MAX_TITLE",
+    "REQUIRED_RULE_KEYS",
+    "RULE_ID",
+    "RULE_KEYS",
+    "SOURCE_KEYS",
+    "URL",
     "RULES_FORMAT",
     "RewriteSpec",
     "Rule",

@@ -48,11 +48,16 @@ def _no_check(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class Param:
-    """One operation parameter: a check returning a problem (or None), and a default (none = required)."""
+    """One operation parameter: a check returning a problem (or None), and a default (none = required).
+
+    `schema` is the JSON Schema of the values `check` accepts, built from the same limits (the generated
+    `client-rules.schema.json` holds it).
+    """
 
     check: ParamCheck = _no_check
     default: Any = None
     required: bool = False
+    schema: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,35 @@ def _int_between(low: int, high: int) -> ParamCheck:
     return check
 
 
+def _integer(low: int, high: int, *, required: bool = False) -> Param:
+    """An integer parameter from `low` to `high`."""
+    schema = {"type": "integer", "minimum": low, "maximum": high}
+    return Param(_int_between(low, high), required=required, schema=schema)
+
+
+def _string_list(
+    allowed: frozenset[str] | None = None,
+    *,
+    max_items: int = 64,
+    max_length: int = 128,
+    refused: frozenset[str] = frozenset(),
+    default: Any = None,
+    required: bool = False,
+    description: str | None = None,
+) -> Param:
+    """A list of distinct strings (from `allowed` when given, none of `refused`)."""
+    item: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": max_length}
+    if allowed is not None:
+        item = {"enum": sorted(allowed)}
+    if refused:
+        item["not"] = {"enum": sorted(refused)}
+    schema: dict[str, Any] = {"type": "array", "items": item, "minItems": 1, "maxItems": max_items, "uniqueItems": True}
+    if description is not None:
+        schema["description"] = description
+    check = _droppable_keywords if refused else _strings(allowed, max_items=max_items, max_length=max_length)
+    return Param(check, default=default, required=required, schema=schema)
+
+
 def _strings(allowed: frozenset[str] | None = None, *, max_items: int = 64, max_length: int = 128) -> ParamCheck:
     def check(value: Any) -> str | None:
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= max_items:
@@ -139,6 +173,10 @@ def _droppable_keywords(value: Any) -> str | None:
     return problem
 
 
+_PUNCTUATION_CLASS = "[!-/:-@\\[-`{-~]"
+"""ASCII punctuation (`string.punctuation`) as a regex class, for the parameter's JSON Schema."""
+
+
 def _punctuation(value: Any) -> str | None:
     if not isinstance(value, str) or not 1 <= len(value) <= 32:
         return "must be a string of 1 to 32 punctuation characters"
@@ -159,6 +197,7 @@ def _has_content_types(method: str, payload: JSONObject, params: Mapping[str, An
 
 
 _FIELDS = frozenset(_schemas.INPUT_AND_OUTPUT)
+_FIELDS_TEXT = "Which tool schemas to rewrite."
 _TOOLS_LIST = frozenset({"tools/list"})
 
 TRIGGERS: Mapping[str, TriggerKind] = MappingProxyType(
@@ -168,7 +207,7 @@ TRIGGERS: Mapping[str, TriggerKind] = MappingProxyType(
             "content-types",
             "the result's content holds a block of one of `types`",
             _has_content_types,
-            {"types": Param(_strings(max_items=16, max_length=64), required=True)},
+            {"types": _string_list(max_items=16, max_length=64, required=True)},
         ),
     }
 )
@@ -199,7 +238,7 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             "inline local $ref and drop $defs/definitions in tool schemas (unchanged if not safely possible)",
             _TOOLS_LIST,
             _schemas.inline_schema_refs,
-            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_AND_OUTPUT)},
+            {"fields": _string_list(_FIELDS, description=_FIELDS_TEXT, default=_schemas.INPUT_AND_OUTPUT)},
         ),
         "drop-schema-keywords": ResultOperation(
             "drop-schema-keywords",
@@ -207,8 +246,8 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             _TOOLS_LIST,
             _schemas.drop_schema_keywords,
             {
-                "keywords": Param(_droppable_keywords, required=True),
-                "fields": Param(_strings(_FIELDS), default=_schemas.INPUT_AND_OUTPUT),
+                "keywords": _string_list(refused=_schemas.NARROWING_DROPS, required=True),
+                "fields": _string_list(_FIELDS, description=_FIELDS_TEXT, default=_schemas.INPUT_AND_OUTPUT),
             },
         ),
         "add-missing-schema-types": ResultOperation(
@@ -217,14 +256,14 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             "type evidence at all gets the one its keywords suggest, else string (this narrows it)",
             _TOOLS_LIST,
             _schema_types.add_missing_schema_types,
-            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
+            {"fields": _string_list(_FIELDS, description=_FIELDS_TEXT, default=_schemas.INPUT_ONLY)},
         ),
         "move-type-into-anyof": ResultOperation(
             "move-type-into-anyof",
             "never keep type beside anyOf: move a string type into untyped branches",
             _TOOLS_LIST,
             _schema_types.move_schema_type_into_any_of,
-            {"fields": Param(_strings(_FIELDS), default=_schemas.INPUT_ONLY)},
+            {"fields": _string_list(_FIELDS, description=_FIELDS_TEXT, default=_schemas.INPUT_ONLY)},
         ),
         "drop-output-schema": ResultOperation(
             "drop-output-schema",
@@ -237,19 +276,30 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             "keep the first max_tools tools of a tools/list page (and drop nextCursor when cut)",
             _TOOLS_LIST,
             _catalog.cap_tool_count,
-            {"max_tools": Param(_int_between(1, 100_000), required=True)},
+            {"max_tools": _integer(1, 100_000, required=True)},
         ),
         "sanitize-tool-names": RenameOperation(
             "sanitize-tool-names",
             "replace tool-name characters outside ASCII letters, digits and allowed_punctuation with _",
             lambda name, params: _catalog.sanitize_name(name, params["allowed_punctuation"]),
-            {"allowed_punctuation": Param(_punctuation, default="_-")},
+            {
+                "allowed_punctuation": Param(
+                    _punctuation,
+                    default="_-",
+                    schema={
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 32,
+                        "pattern": f"^{_PUNCTUATION_CLASS}*_{_PUNCTUATION_CLASS}*$",
+                    },
+                )
+            },
         ),
         "truncate-tool-names": RenameOperation(
             "truncate-tool-names",
             "shorten tool names over max_length to a head plus _ and a digest",
             lambda name, params: _catalog.truncate_name(name, params["max_length"]),
-            {"max_length": Param(_int_between(MIN_NAME_BUDGET, 1024), required=True)},
+            {"max_length": _integer(MIN_NAME_BUDGET, 1024, required=True)},
             budget_param="max_length",
         ),
         "strip-call-arguments": RequestOperation(
@@ -257,7 +307,7 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             "remove the named keys from an incoming tools/call's arguments",
             frozenset({"tools/call"}),
             _content.strip_call_arguments,
-            {"names": Param(_strings(), required=True)},
+            {"names": _string_list(required=True)},
         ),
     }
 )

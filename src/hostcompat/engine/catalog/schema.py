@@ -259,12 +259,25 @@ MAX_HOSTS: Final = 500
 MAX_QUIRKS: Final = 200
 """The most quirks one host may list."""
 MAX_TEXT: Final = 200
+"""The longest short text: a display name, a text fact's value, an item of a text list."""
 MAX_LIST_ITEMS: Final = 100
 MAX_INTEGER: Final = 1_000_000_000
 MAX_LONG_TEXT: Final = 2000
+"""The longest long text: a description, a note."""
+MAX_SOURCE: Final = 500
+"""The longest `source` of a fact or quirk, and the longest quirk `text`."""
+MAX_ALIASES: Final = 50
+MAX_NAME_FORMAT: Final = 64
+"""The longest `server.limits.toolNameFormat` template."""
+HOST_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
+ALIAS: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
+QUIRK_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9-]{0,99}\Z")
+RULE_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,99}\Z")
+"""The id of the client rule a quirk links to (`rule`)."""
 _DATE = re.compile(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
 _VERSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
-_CHARSET = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+CHARSET: Final = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+"""A `server.limits.toolNameCharset` value (which must also compile as a regular expression)."""
 GATE: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
 """The name of a server-side feature gate (`gate`), as the catalog spells it."""
 HOST_VERSION: Final = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
@@ -340,7 +353,7 @@ def value_problem(spec: ValueSpec, value: object) -> str | None:
     if kind == "level":
         return None if value in spec.choices else f"{show_value(value)} is not one of {', '.join(spec.choices)}"
     if kind == "charset":
-        return None if _CHARSET.match(value) and _compiles(value) else "must be a regex class like [A-Za-z0-9_-]"
+        return None if CHARSET.match(value) and _compiles(value) else "must be a regex class like [A-Za-z0-9_-]"
     if kind == "name-format":
         return _name_format_problem(value)
     return text_problem(value)
@@ -377,8 +390,11 @@ def _compiles(pattern: str) -> bool:
 
 
 def _name_format_problem(value: str) -> str | None:
-    if len(value) > 64 or value.count("{tool}") != 1:
-        return "must be a template of at most 64 characters with {tool} once (and optionally {server})"
+    if len(value) > MAX_NAME_FORMAT or value.count("{tool}") != 1:
+        return (
+            f"must be a template of at most {MAX_NAME_FORMAT} characters"
+            + " with {tool} once (and optionally {server})"
+        )
     rest = value.replace("{tool}", "").replace("{server}", "")
     return None if "{" not in rest and "}" not in rest else "may only use the placeholders {server} and {tool}"
 
@@ -392,7 +408,15 @@ def fail(message: str, value: object) -> NoReturn:
 
 
 __all__ = [
+    "ALIAS",
+    "CHARSET",
     "DISPLAY_MODES",
+    "HOST_ID",
+    "MAX_ALIASES",
+    "MAX_NAME_FORMAT",
+    "MAX_SOURCE",
+    "QUIRK_ID",
+    "RULE_ID",
     "FACT_FIELDS",
     "HOST_VERSION",
     "CONDITION_KEYS",

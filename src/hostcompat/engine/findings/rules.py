@@ -1,7 +1,8 @@
 """The registry of finding rules: every stable rule id with its default title, severity, lane and source.
 
-Built once at import from the plain rows of `hostcompat.engine.findings.rule_table`; looking up an unknown id raises, so
-a typo can never become a silent new rule. `finding_for` makes a finding with a rule's defaults.
+Built once at import from the data file `hostcompat/data/finding-rules.json` (read and checked by
+`hostcompat.engine.findings.rule_data`); looking up an unknown id raises, so a typo can never become a silent new
+rule. `finding_for` makes a finding with a rule's defaults.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from hostcompat.engine.findings.model import (
-    RULE_ID_PATTERN,
     Evidence,
     Finding,
     Lane,
@@ -21,8 +21,7 @@ from hostcompat.engine.findings.model import (
     cut_snippet,
     parse_enum,
 )
-from hostcompat.engine.findings.rule_table import RULE_ROWS, RuleRow
-from hostcompat.engine.findings.rule_table_observed import OBSERVED_RULE_ROWS
+from hostcompat.engine.findings.rule_data import RuleRow, bundled_rows, check_rows
 from hostcompat.errors import InvalidInput
 
 
@@ -53,11 +52,13 @@ class RuleRegistry:
     """A read-only set of rules by id; `lookup` of an unknown id raises `InvalidInput` (with a close match)."""
 
     def __init__(self, rows: Iterable[RuleRow]) -> None:
-        """Build the registry from (id, title, severity, lane, description, source) rows, checking each."""
+        """Build the registry from (id, title, severity, lane, description, source) rows, checked by `check_rows`.
+
+        Raises:
+            InvalidInput: a row is malformed or repeats an id.
+        """
         rules: dict[str, RuleInfo] = {}
-        for rule_id, title, severity, lane, description, source in rows:
-            if not RULE_ID_PATTERN.match(rule_id) or rule_id in rules:
-                raise InvalidInput(f"rule id {rule_id!r} is malformed or registered twice", value=rule_id)
+        for rule_id, title, severity, lane, description, source in check_rows(rows, where="rule registry"):
             rules[rule_id] = RuleInfo(
                 rule_id, title, parse_enum(Severity, severity), parse_enum(Lane, lane), description, source
             )
@@ -89,8 +90,8 @@ class RuleRegistry:
         return len(self._rules)
 
 
-RULES: Final = RuleRegistry((*RULE_ROWS, *OBSERVED_RULE_ROWS))
-"""Every rule the engine can report."""
+RULES: Final = RuleRegistry(bundled_rows())
+"""Every rule the engine can report (the rules of `data/finding-rules.json`, in file order)."""
 
 
 def rule_info(rule_id: str) -> RuleInfo:
