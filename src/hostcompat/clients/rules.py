@@ -235,6 +235,8 @@ def parse_rule_document(document: Any, *, origin: str) -> RuleFile:
     unknown = sorted(set(document) - _DOCUMENT_KEYS)
     if unknown:
         ctx.fail(unknown[0], f"unknown field (known: {sorted(_DOCUMENT_KEYS)})", document[unknown[0]])
+    if "description" in document and not isinstance(document["description"], str):
+        ctx.fail("description", "must be a string", document["description"])
     if document.get("format") != RULES_FORMAT:
         ctx.fail("format", f"must be {RULES_FORMAT}", document.get("format"))
     raw_rules = document.get("rules", [])

@@ -1,9 +1,8 @@
 """The host catalog: what each MCP host supports, one sourced fact at a time, loaded and checked by hand.
 
 `load_catalog` is the one function that reads files: the bundled `hostcompat/data/hosts.json`, and user files that
-add or override hosts. The bundled file is built with a structural check (`catalog_bundled`; the test suite holds it
-to every rule), user files with the full validation of `catalog_validate`, which is imported only when needed.
-No pydantic, no SDK: the offline path must start fast.
+add or override hosts. Every one of them goes through the catalog's one validator,
+`hostcompat.engine.catalog.validate`. No pydantic, no SDK, no jsonschema: the offline path must start fast.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-from hostcompat.engine.catalog.bundled import bundled_catalog
+from hostcompat.engine.catalog import validate as catalog_validate
 from hostcompat.engine.catalog.model import (
     Catalog,
     CatalogHeader,
@@ -32,15 +31,11 @@ BUNDLED_SOURCE_NAME: Final = "hostcompat/data/hosts.json"
 
 def parse_catalog_text(text: str, *, source_name: str) -> Any:
     """Parse catalog JSON text; CatalogError naming the file and line when it is not JSON, has NaN or duplicate keys."""
-    from hostcompat.engine.catalog import validate as catalog_validate
-
     return catalog_validate.parse_catalog_text(text, source_name=source_name)
 
 
 def validate_catalog(data: object, *, source_name: str) -> Catalog:
     """Check a parsed catalog document (`{"catalog": {...}, "hosts": [...]}`) and build the `Catalog`."""
-    from hostcompat.engine.catalog import validate as catalog_validate
-
     return catalog_validate.validate_catalog(data, source_name=source_name)
 
 
@@ -51,8 +46,6 @@ def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Cata
     added to the host's; quirks replace those with the same id and the rest are appended. A user `catalog` header
     is checked (its schema version must match) but the result keeps the base header. `catalog` is not changed.
     """
-    from hostcompat.engine.catalog import validate as catalog_validate
-
     return catalog_validate.apply_overrides(catalog, data, source_name=source_name)
 
 
@@ -87,7 +80,8 @@ def _bundled_catalog() -> Catalog:
         from importlib import resources
 
         raw = resources.files("hostcompat").joinpath("data/hosts.json").read_bytes()
-    return bundled_catalog(raw.decode("utf-8"), source_name=BUNDLED_SOURCE_NAME)
+    text = raw.decode("utf-8")
+    return validate_catalog(parse_catalog_text(text, source_name=BUNDLED_SOURCE_NAME), source_name=BUNDLED_SOURCE_NAME)
 
 
 def _read_text(path: str | os.PathLike[str]) -> str:

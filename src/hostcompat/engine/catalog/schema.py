@@ -292,13 +292,19 @@ def date_problem(value: object, *, full: bool = False) -> str | None:
     if match is None or (full and match.group(3) is None):
         return "must be a date as YYYY-MM-DD" + ("" if full else " (or YYYY-MM, YYYY when the source gives no day)")
     year, month, day = (int(part) if part else 1 for part in match.groups())
-    import datetime  # only validation needs it: loading the bundled catalog does not
+    problem = _calendar_problem(year, month, day)
+    return None if problem is None else f"is not a calendar date ({problem})"
 
-    try:
-        datetime.date(year, month, day)
-    except ValueError as exc:
-        return f"is not a calendar date ({exc})"
-    return None
+
+def _calendar_problem(year: int, month: int, day: int) -> str | None:
+    """What `datetime.date(year, month, day)` would refuse, in its words (without importing datetime)."""
+    if year < 1:
+        return f"year {year} is out of range"
+    if not 1 <= month <= 12:
+        return "month must be in 1..12"
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    return None if 1 <= day <= days else "day is out of range for month"
 
 
 def text_problem(value: object, *, limit: int = MAX_TEXT) -> str | None:
