@@ -263,3 +263,36 @@ def test_the_bundled_finding_rules_validate_against_the_schema() -> None:
     text = (ROOT / "src" / "hostcompat" / "data" / "finding-rules.json").read_text(encoding="utf-8")
     jsonschema.Draft202012Validator(finding_rules_schema()).validate(json.loads(text))
     assert len(bundled_rows()) == len(json.loads(text)["rules"])
+
+
+# ---- the validator's short path for usual facts ------------------------------------------------------------------
+
+
+def _outcome(document: dict[str, Any]) -> object:
+    try:
+        return validate_catalog(document, source_name="x.json")
+    except CatalogError as error:
+        return error.message
+
+
+@pytest.mark.parametrize(
+    "mutate", VALID_CATALOGS + INVALID_CATALOGS + VALIDATOR_ONLY, ids=lambda mutate: mutate.__name__
+)
+def test_the_short_path_reaches_the_long_paths_result(mutate: Mutation, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hostcompat.engine.catalog import validate
+
+    document = minimal_document()
+    mutate(document)
+    short = _outcome(copy.deepcopy(document))
+    monkeypatch.setattr(validate, "_usual_fact", lambda raw, spec: None)
+    assert _outcome(document) == short
+
+
+def test_the_bundled_catalog_is_the_same_on_the_long_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hostcompat.engine.catalog import validate
+
+    text = (ROOT / "src" / "hostcompat" / "data" / "hosts.json").read_text(encoding="utf-8")
+    short = validate.validate_catalog(validate.parse_catalog_text(text, source_name="h"), source_name="h")
+    monkeypatch.setattr(validate, "_usual_fact", lambda raw, spec: None)
+    long = validate.validate_catalog(validate.parse_catalog_text(text, source_name="h"), source_name="h")
+    assert repr(long) == repr(short)

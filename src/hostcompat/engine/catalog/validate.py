@@ -9,11 +9,13 @@ common case, a well-formed fact, takes a short path; anything unusual takes the 
 
 from __future__ import annotations
 
+import functools
 import json
 import types
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
+from hostcompat.engine.catalog.merge import merge_host
 from hostcompat.engine.catalog.model import (
     Catalog,
     CatalogHeader,
@@ -63,16 +65,6 @@ from hostcompat.errors import CatalogError
 
 _FACT_KEYS = frozenset(FACT_KEYS)
 _CONDITION_OR_CONTEXT = frozenset(("trigger", "infoOnly", "since", "fixedIn", "os", "registration", "gate"))
-_COMMON_PATH: dict[str, Any] = {
-    "trigger": None,
-    "info_only": False,
-    "since": None,
-    "fixed_in": None,
-    "os": (),
-    "registration": (),
-    "gate": (),
-}
-"""The conditions and context of a fact or quirk that names none (keyword arguments of `Fact` and `QuirkRef`)."""
 
 
 def parse_catalog_text(text: str, *, source_name: str) -> Any:
@@ -120,7 +112,7 @@ def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Cata
             fail(f"{source_name}: duplicate host id {host_id!r}", host_id)
         if host_id in by_id:
             _check_lists_before_merging(raw, f"{source_name}: host {host_id!r}")
-            merged = _merge_host(by_id[host_id].to_dict(), raw)
+            merged = merge_host(by_id[host_id].to_dict(), raw)
             replaced[host_id] = _host(merged, source_name, index)
             continue
         aliased = hosts_with_alias(catalog, host_id)
@@ -202,7 +194,7 @@ def _host(raw: object, source_name: str, index: int) -> HostProfile:
 
 def _collect_facts(raw: object, node: object, path: str, where: str, out: dict[str, Fact]) -> None:
     if isinstance(node, ValueSpec):
-        out[path] = _fact(raw, node, where, path)
+        out[path] = _fact(raw, node, f"{where}: {path}")
         return
     assert isinstance(node, dict)
     group = require_object(raw, f"{where}: {path}")
@@ -211,7 +203,7 @@ def _collect_facts(raw: object, node: object, path: str, where: str, out: dict[s
     for key, value in group.items():
         child = node[key]
         if isinstance(child, ValueSpec):
-            out[f"{path}.{key}"] = _fact(value, child, where, f"{path}.{key}")
+            out[f"{path}.{key}"] = _fact(value, child, f"{where}: {path}.{key}")
         else:
             _collect_facts(value, child, f"{path}.{key}", where, out)
 
@@ -231,19 +223,18 @@ def _variants(raw: object, where: str) -> tuple[FactVariant, ...]:
             close = difflib.get_close_matches(str(path), FACT_FIELDS, n=1)
             hint = f"; did you mean {close[0]}?" if close else ""
             fail(f"{at}: path {show_value(path)} is not a fact of the catalog{hint}", path)
-        fact = _fact({key: value for key, value in entry.items() if key != "path"}, FACT_FIELDS[path], at, f"({path})")
+        fact = _fact({key: value for key, value in entry.items() if key != "path"}, FACT_FIELDS[path], f"{at} ({path})")
         if not (fact.os or fact.registration or fact.gate):
             fail(f"{at}: a variant must name the host context it holds in (os, registration or gate)", dict(entry))
         variants.append(FactVariant(path, fact))
     return tuple(variants)
 
 
-def _fact(raw: object, spec: ValueSpec, host_where: str, path: str) -> Fact:
-    """The fact `raw` of kind `spec`; errors name `host_where` and then `path`."""
+def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
+    """The fact `raw` of kind `spec`, on the short path when it is a usual one; errors name `where`."""
     fast = _usual_fact(raw, spec)
     if fast is not None:
         return fast
-    where = f"{host_where}: {path}" if path[:1] != "(" else f"{host_where} {path}"
     fact = require_object(raw, where)
     reject_unknown_keys(fact, FACT_KEYS, where)
     if "value" not in fact:
@@ -264,11 +255,8 @@ def _fact(raw: object, spec: ValueSpec, host_where: str, path: str) -> Fact:
 
 
 def _usual_fact(raw: object, spec: ValueSpec) -> Fact | None:
-    """The fact `raw` when it is an unremarkable one, checked in full on a short path; None to take the long path.
-
-    A fact with no conditions or context, a level (or a value `value_problem` accepts), known provenance, a short
-    source and a date seen before: the bulk of the bundled catalog. Anything else returns None, and `_fact` checks
-    it field by field (reaching the same verdict, with an error that names the problem).
+    """The fact `raw` checked in full on a short path when it names no condition or context (most facts do not);
+    None for anything else or anything wrong, which `_fact` then checks key by key to name the problem.
     """
     if type(raw) is not dict or not _FACT_KEYS.issuperset(raw) or not _CONDITION_OR_CONTEXT.isdisjoint(raw):
         return None
@@ -297,18 +285,10 @@ def _usual_fact(raw: object, spec: ValueSpec) -> Fact | None:
     )
 
 
-_GOOD_DATES: set[str] = set()
-"""Dates (at any precision) already found valid: a catalog repeats a few dates thousands of times."""
-
-
+@functools.lru_cache(maxsize=1024)
 def _known_date(value: str) -> bool:
-    if value in _GOOD_DATES:
-        return True
-    if date_problem(value) is not None:
-        return False
-    if len(_GOOD_DATES) < 4096:
-        _GOOD_DATES.add(value)
-    return True
+    """Whether `value` is a date (`date_problem`); a catalog repeats a few dates thousands of times."""
+    return date_problem(value) is None
 
 
 def _short_text(value: str, limit: int) -> bool:
@@ -354,6 +334,10 @@ def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
             fail(f"{where}: {key} has duplicates", value)
         out[key] = tuple(value)
     return out  # keyword arguments of Fact and QuirkRef
+
+
+_COMMON_PATH: Mapping[str, Any] = {**_conditions({}, ""), **_context({}, "")}
+"""The conditions and context of a fact or quirk that names none (keyword arguments of `Fact` and `QuirkRef`)."""
 
 
 def _aliases(raw: object, where: str) -> tuple[str, ...]:
@@ -490,50 +474,6 @@ def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
         _quirks(user["quirks"], where)
     if "variants" in user:
         _variants(user["variants"], where)
-
-
-def _merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in user.items():
-        if key == "aliases" and isinstance(value, list) and all(isinstance(alias, str) for alias in value):
-            merged[key] = list(dict.fromkeys([*base.get(key, []), *value]))
-        elif key == "quirks" and isinstance(value, list):
-            merged[key] = _merge_quirks(base.get(key, []), value)
-        elif key == "variants" and isinstance(value, list):
-            merged[key] = _merge_variants(base.get(key, []), value)
-        elif key in FACT_TREE and isinstance(FACT_TREE[key], dict):
-            merged[key] = _merge_group(base.get(key), value, FACT_TREE[key])
-        else:
-            merged[key] = value
-    return merged
-
-
-def _merge_group(base: object, user: object, node: object) -> object:
-    if not isinstance(base, dict) or not isinstance(user, dict) or not isinstance(node, dict):
-        return user
-    merged = dict(base)
-    for key, value in user.items():
-        child = node.get(key)
-        merged[key] = _merge_group(base.get(key), value, child) if isinstance(child, dict) else value
-    return merged
-
-
-def _merge_quirks(base: list[Any], user: list[Any]) -> list[Any]:
-    user_ids = {item.get("id") for item in user if isinstance(item, dict) and isinstance(item.get("id"), str)}
-    kept = [item for item in base if item.get("id") not in user_ids]
-    return [*kept, *user]
-
-
-def _merge_variants(base: list[Any], user: list[Any]) -> list[Any]:
-    """The user's variants after the base's, replacing a base variant of the same path and host context."""
-
-    def key(item: object) -> object:
-        if not isinstance(item, dict):
-            return None
-        return json.dumps([item.get(name) for name in ("path", "os", "registration", "gate")], default=str)
-
-    user_keys = {key(item) for item in user}
-    return [*(item for item in base if key(item) not in user_keys), *user]
 
 
 # ---- JSON parsing hooks -----------------------------------------------------------------------------------------
