@@ -71,22 +71,27 @@ def stale(data: Path = DATA) -> list[Path]:
     return out
 
 
+def shown(path: Path) -> str:
+    """`path` relative to the checkout when it is inside it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Generate (or with `--check`, compare) every schema file; the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a schema file is stale")
     args = parser.parse_args(argv)
-    outdated = stale()
+    outdated = stale(DATA)
     if args.check:
         for path in outdated:
             sys.stderr.write(
-                f"{path.relative_to(ROOT)}: differs from what scripts/gen_schemas.py generates; "
+                f"{shown(path)}: differs from what scripts/gen_schemas.py generates; "
                 "run python scripts/gen_schemas.py\n"
             )
         return 1 if outdated else 0
     for path in outdated:
         write_atomically(path, generated(path.name))
-        sys.stdout.write(f"wrote {path.relative_to(ROOT)}\n")
+        sys.stdout.write(f"wrote {shown(path)}\n")
     return 0
 
 

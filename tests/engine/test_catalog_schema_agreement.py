@@ -296,3 +296,20 @@ def test_the_bundled_catalog_is_the_same_on_the_long_path(monkeypatch: pytest.Mo
     monkeypatch.setattr(validate, "_usual_fact", lambda raw, spec: None)
     long = validate.validate_catalog(validate.parse_catalog_text(text, source_name="h"), source_name="h")
     assert repr(long) == repr(short)
+
+
+def test_the_check_exits_non_zero_naming_the_stale_file_and_a_run_rewrites_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gen_schemas = load_script("gen_schemas")
+    monkeypatch.setattr(gen_schemas, "DATA", tmp_path)
+    assert gen_schemas.main(["--check"]) == 1  # every file is missing
+    assert gen_schemas.main([]) == 0
+    assert gen_schemas.main(["--check"]) == 0
+    (tmp_path / "client-rules.schema.json").write_text("{}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert gen_schemas.main(["--check"]) == 1
+    assert capsys.readouterr().err == (
+        f"{tmp_path / 'client-rules.schema.json'}: differs from what scripts/gen_schemas.py generates; "
+        "run python scripts/gen_schemas.py\n"
+    )
