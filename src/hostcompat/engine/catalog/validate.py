@@ -15,7 +15,6 @@ import types
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
-from hostcompat.engine.catalog.merge import merge_host
 from hostcompat.engine.catalog.model import (
     Catalog,
     CatalogHeader,
@@ -112,6 +111,8 @@ def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Cata
             fail(f"{source_name}: duplicate host id {host_id!r}", host_id)
         if host_id in by_id:
             _check_lists_before_merging(raw, f"{source_name}: host {host_id!r}")
+            from hostcompat.engine.catalog.merge import merge_host  # only user files of overrides need it
+
             merged = merge_host(by_id[host_id].to_dict(), raw)
             replaced[host_id] = _host(merged, source_name, index)
             continue

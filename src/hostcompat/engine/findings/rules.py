@@ -19,7 +19,6 @@ from hostcompat.engine.findings.model import (
     Provenance,
     Severity,
     cut_snippet,
-    parse_enum,
 )
 from hostcompat.engine.findings.rule_data import RuleRow, bundled_rows, check_rows
 from hostcompat.errors import InvalidInput
@@ -59,9 +58,7 @@ class RuleRegistry:
         """
         rules: dict[str, RuleInfo] = {}
         for rule_id, title, severity, lane, description, source in check_rows(rows, where="rule registry"):
-            rules[rule_id] = RuleInfo(
-                rule_id, title, parse_enum(Severity, severity), parse_enum(Lane, lane), description, source
-            )
+            rules[rule_id] = RuleInfo(rule_id, title, Severity(severity), Lane(lane), description, source)
         self._rules: Final = rules
 
     def lookup(self, rule_id: str) -> RuleInfo:
