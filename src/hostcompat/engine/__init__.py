@@ -5,6 +5,8 @@
 - `scan_widget_source` / `scan_widget_content` / `scan_widget_meta`: what a widget's code really calls, with
   evidence, telling the app's calls from the bundled SDK's wiring;
 - `load_catalog`: the sourced host catalog (every fact with provenance, source and date) and user overrides;
+- `digest_server`: everything the verdicts read of one server, computed once (`ServerDigest`) and shared by every
+  host and by the hygiene check;
 - `evaluate_all_hosts` / `evaluate_host_compat`: works / degraded / blocked / unknown per host, lane by lane, with
   findings that carry a stable rule id, evidence and the host fact used;
 - `check_server_hygiene`: a server's own MCP Apps hygiene.
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
     from hostcompat.engine.scan.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
     from hostcompat.engine.scan.widget import scan_widget_content as scan_widget_content
     from hostcompat.engine.scan.widget import scan_widget_source as scan_widget_source
+    from hostcompat.engine.server.digest import ServerDigest as ServerDigest
+    from hostcompat.engine.server.digest import digest_server as digest_server
     from hostcompat.engine.server.facts import ConnectionFacts as ConnectionFacts
     from hostcompat.engine.server.facts import WidgetUsage as WidgetUsage
     from hostcompat.engine.server.requirements import ServerRequirements as ServerRequirements
@@ -80,6 +84,7 @@ __getattr__, __dir__ = lazy_exports(
         "hostcompat.engine.scan.meta": ["scan_widget_meta"],
         "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
         "hostcompat.engine.server.facts": ["ConnectionFacts", "WidgetUsage"],
+        "hostcompat.engine.server.digest": ["ServerDigest", "digest_server"],
     },
 )
 
@@ -102,6 +107,7 @@ __all__ = [
     "RULES",
     "RuleInfo",
     "ScanEvidence",
+    "ServerDigest",
     "ServerRequirements",
     "Severity",
     "Verdict",
@@ -109,6 +115,7 @@ __all__ = [
     "WidgetUsage",
     "check_server_hygiene",
     "derive_server_requirements",
+    "digest_server",
     "evaluate_all_hosts",
     "evaluate_host_compat",
     "load_catalog",

@@ -301,6 +301,11 @@ _CHECKED_RULE_IDS: set[object] = set()
 _MAX_CHECKED_RULE_IDS = 4096
 
 
+def cut_text(text: str) -> str:
+    """`text` cut to what a finding's title, detail or remediation may hold."""
+    return text if len(text) <= MAX_TEXT_CHARS else text[: MAX_TEXT_CHARS - 1] + "…"
+
+
 def cut_snippet(text: str) -> str:
     """`text` cut to `MAX_SNIPPET_CHARS` characters, the last one an ellipsis when it was cut."""
     return text if len(text) <= MAX_SNIPPET_CHARS else text[: MAX_SNIPPET_CHARS - 1] + "…"
@@ -374,6 +379,7 @@ __all__ = [
     "Severity",
     "Verdict",
     "cut_snippet",
+    "cut_text",
     "parse_enum",
     "weakest",
     "worst",

@@ -21,6 +21,7 @@ from hostcompat.apps.openai.mapping import (
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.hygiene.resources import ResourceUse, check_resource_list, check_ui_resource, read_item
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.tool_meta import ToolInspection, inspect_tool_meta, preview_value, read_tool_list
 from hostcompat.errors import HostCompatError, InvalidInput, InvalidOpenAIMeta
 
@@ -38,6 +39,7 @@ def check_server_hygiene(
     *,
     call_results: Mapping[str, Any] | None = None,
     tools_metadata: Mapping[str, Any] | None = None,
+    digest: ServerDigest | None = None,
 ) -> list[Finding]:
     """Every hygiene finding on a server's tools, UI resources and captured UI tool results, in a stable order.
 
@@ -45,22 +47,28 @@ def check_server_hygiene(
     `ui_resources` maps a URI to what resources/read gave for it: a read result `{contents: [...]}`, an error
     `{error: ...}` or a captured exception. `call_results` maps a UI tool's name to a captured tools/call result
     (without it the text-fallback rule reports that it did not run). `tools_metadata` overrides a tool's `_meta`
-    by name, as in `derive_server_requirements`. Findings come tool by tool, then resource by resource (the
-    tools' references first, then listed, then read URIs), then the tool results.
+    by name, as in `derive_server_requirements`. `digest` (from `digest_server`, as given to `evaluate_all_hosts`)
+    supplies the tool list already read, and `tools` and `tools_metadata` are then not read (a digest made from
+    requirements alone carries no tool list: `tools` is read then). Findings come tool by tool, then resource by
+    resource (the tools' references first, then listed, then read URIs), then the tool results.
 
     Raises:
         InvalidInput: a container of the wrong type (`tools` or `resources` not a list, `ui_resources`,
-            `call_results` or `tools_metadata` not an object, a non-string URI key).
+            `call_results` or `tools_metadata` not an object, a non-string URI key, a `digest` that is not a
+            `ServerDigest`).
     """
-    tool_list = read_tool_list(tools, tools_metadata)
+    if digest is not None and not isinstance(digest, ServerDigest):
+        raise InvalidInput(f"digest must be a ServerDigest, got {type(digest).__name__}", value=digest)
+    if digest is not None and digest.tool_list is not None:
+        tool_list, inspections = digest.tool_list, digest.inspections
+    else:
+        tool_list = read_tool_list(tools, tools_metadata)
+        inspections = tuple(inspect_tool_meta(name, meta) for name, meta in tool_list.entries)
     listed = check_resource_list(resources)
     reads = _reads(ui_resources)
     _check_object(call_results, "call_results")
     findings = list(tool_list.findings)
-    inspections: list[ToolInspection] = []
-    for name, meta in tool_list.entries:
-        inspection = inspect_tool_meta(name, meta)
-        inspections.append(inspection)
+    for (_, meta), inspection in zip(tool_list.entries, inspections, strict=True):
         findings += inspection.findings
         if isinstance(meta, Mapping):
             findings += _tool_rules(inspection, meta)

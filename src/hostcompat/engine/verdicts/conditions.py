@@ -14,8 +14,9 @@ from typing import Final
 
 from hostcompat.engine.catalog.model import Fact, QuirkRef
 from hostcompat.engine.findings.model import Evidence, Severity
-from hostcompat.engine.verdicts.model import LaneBuilder, PreparedServer, name_list
-from hostcompat.engine.verdicts.triggers import TriggerOutcome, TriggerState, evaluate_trigger
+from hostcompat.engine.server.digest import ServerDigest
+from hostcompat.engine.verdicts.model import LaneBuilder, name_list
+from hostcompat.engine.verdicts.triggers import TriggerOutcome, TriggerState
 
 STALE_AFTER_MONTHS: Final = 6
 """A source older than this, with nothing saying the bug was fixed, is kept but its age is said."""
@@ -42,7 +43,7 @@ class Judgement:
 
 
 def judge(
-    server: PreparedServer,
+    server: ServerDigest,
     lane: LaneBuilder,
     fact: Fact | QuirkRef,
     *,
@@ -67,11 +68,7 @@ def judge(
             else ""
         )
         return Judgement(Severity.INFO if tools else None, tools, (), why + qualifier)
-    usage = server.requirements.widget_usage
-    widgets = server.memoized(
-        "widget-tool-names", lambda: frozenset(tool.name for tool in server.requirements.widget_tools)
-    )
-    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface, usage, widgets))
+    outcome = server.trigger_outcome(trigger)
     state = outcome.state
     if state is TriggerState.ABSENT:
         return Judgement(None, outcome=outcome)
