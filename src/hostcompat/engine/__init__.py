@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from hostcompat.engine.findings.rules import rule_info as rule_info
     from hostcompat.engine.hygiene.check import check_server_hygiene as check_server_hygiene
     from hostcompat.engine.scan.meta import scan_widget_meta as scan_widget_meta
-    from hostcompat.engine.scan.model import Evidence as ScanEvidence
     from hostcompat.engine.scan.model import MetaScan as MetaScan
     from hostcompat.engine.scan.model import NeedFinding as NeedFinding
+    from hostcompat.engine.scan.model import SourceLocation as SourceLocation
     from hostcompat.engine.scan.model import WidgetScan as WidgetScan
     from hostcompat.engine.scan.needs import ALL_NEEDS as ALL_NEEDS
     from hostcompat.engine.scan.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
@@ -82,7 +82,7 @@ __getattr__, __dir__ = lazy_exports(
         "hostcompat.engine.server.requirements": ["ServerRequirements", "derive_server_requirements"],
         "hostcompat.engine.scan.widget": ["scan_widget_content", "scan_widget_source"],
         "hostcompat.engine.scan.meta": ["scan_widget_meta"],
-        "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
+        "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "SourceLocation", "WidgetScan"],
         "hostcompat.engine.server.facts": ["ConnectionFacts", "WidgetUsage"],
         "hostcompat.engine.server.digest": ["ServerDigest", "digest_server"],
     },
@@ -106,10 +106,10 @@ __all__ = [
     "Provenance",
     "RULES",
     "RuleInfo",
-    "ScanEvidence",
     "ServerDigest",
     "ServerRequirements",
     "Severity",
+    "SourceLocation",
     "Verdict",
     "WidgetScan",
     "WidgetUsage",

@@ -56,7 +56,7 @@ def scan_widget_meta(meta: Mapping[str, Any] | None) -> MetaScan:
             _read_csp(ui.get("csp"), "_meta.ui.csp", _MCP_CSP_KEYS, findings, domains, problems)
             permission_names = _read_permissions(ui.get("permissions"), findings, problems)
         else:
-            problems.append(ScanLimit("meta_invalid", "_meta.ui is not an object", None))
+            problems.append(ScanLimit(code="meta_invalid", detail="_meta.ui is not an object", offset=None))
     _read_csp(meta.get(OPENAI_WIDGET_CSP_KEY), OPENAI_WIDGET_CSP_KEY, _OPENAI_CSP_KEYS, findings, domains, problems)
     findings.sort(key=lambda f: _NEED_ORDER.get(f.need, 99))
     return MetaScan(
@@ -81,7 +81,7 @@ def _read_csp(
     if csp is None:
         return
     if not isinstance(csp, Mapping):
-        problems.append(ScanLimit("meta_invalid", f"{path} is not an object", None))
+        problems.append(ScanLimit(code="meta_invalid", detail=f"{path} is not an object", offset=None))
         return
     for key, directive, need in keys:
         value = csp.get(key)
@@ -90,21 +90,29 @@ def _read_csp(
         names = _domain_list(value, f"{path}.{key}", problems)
         domains[directive].extend(names)
         if names and need is not None:
-            findings.append(NeedFinding(need, "meta", "high", "meta", f"{path}.{key}", None))
+            findings.append(
+                NeedFinding(
+                    need=need, kind="meta", confidence="high", via="meta", detail=f"{path}.{key}", evidence=None
+                )
+            )
 
 
 def _domain_list(value: object, path: str, problems: list[ScanLimit]) -> list[str]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        problems.append(ScanLimit("meta_invalid", f"{path} is not a list of origins", None))
+        problems.append(ScanLimit(code="meta_invalid", detail=f"{path} is not a list of origins", offset=None))
         return []
     names: list[str] = []
     for item in value[:_MAX_DOMAINS]:
         if isinstance(item, str) and item.strip() and len(item) <= _MAX_DOMAIN_CHARS:
             names.append(item.strip())
         else:
-            problems.append(ScanLimit("meta_invalid", f"{path} holds a value that is not an origin string", None))
+            problems.append(
+                ScanLimit(code="meta_invalid", detail=f"{path} holds a value that is not an origin string", offset=None)
+            )
     if len(value) > _MAX_DOMAINS:
-        problems.append(ScanLimit("meta_truncated", f"{path} lists over {_MAX_DOMAINS} origins", None))
+        problems.append(
+            ScanLimit(code="meta_truncated", detail=f"{path} lists over {_MAX_DOMAINS} origins", offset=None)
+        )
     return names
 
 
@@ -115,13 +123,24 @@ def _read_permissions(value: object, findings: list[NeedFinding], problems: list
     if isinstance(value, Mapping):
         names = [str(k) for k in value if isinstance(k, str) and k][:_MAX_DOMAINS]
     elif isinstance(value, (list, tuple)):
-        problems.append(ScanLimit("meta_invalid", "_meta.ui.permissions is an array, not an object", None))
+        problems.append(
+            ScanLimit(code="meta_invalid", detail="_meta.ui.permissions is an array, not an object", offset=None)
+        )
         names = [item for item in value if isinstance(item, str) and item][:_MAX_DOMAINS]
     else:
-        problems.append(ScanLimit("meta_invalid", "_meta.ui.permissions is not an object", None))
+        problems.append(ScanLimit(code="meta_invalid", detail="_meta.ui.permissions is not an object", offset=None))
         return []
     if names:
-        findings.append(NeedFinding("sandboxPermissions", "meta", "high", "meta", "_meta.ui.permissions", None))
+        findings.append(
+            NeedFinding(
+                need="sandboxPermissions",
+                kind="meta",
+                confidence="high",
+                via="meta",
+                detail="_meta.ui.permissions",
+                evidence=None,
+            )
+        )
     return sorted(set(names))
 
 

@@ -29,7 +29,7 @@ _DECIDE: Final = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Judgement:
     """How one conditional fact weighs on this server and host: the severity of its finding (None: no finding),
     the trigger's outcome, the tools and evidence to cite, and sentences that qualify the detail.
@@ -57,7 +57,7 @@ def judge(
     """
     version_note, applies = _version_scope(lane, fact)
     if applies is False:
-        return Judgement(None)
+        return Judgement(severity=None)
     trigger = fact.trigger or trigger
     qualifier = version_note + _age_note(lane, fact)
     if trigger is None or fact.info_only:
@@ -67,20 +67,26 @@ def judge(
             if fact.info_only or trigger is None
             else ""
         )
-        return Judgement(Severity.INFO if tools else None, tools, (), why + qualifier)
+        return Judgement(severity=Severity.INFO if tools else None, tools=tools, evidence=(), qualifier=why + qualifier)
     outcome = server.trigger_outcome(trigger)
     state = outcome.state
     if state is TriggerState.ABSENT:
-        return Judgement(None, outcome=outcome)
+        return Judgement(severity=None, outcome=outcome)
     if state is TriggerState.UNDECIDED:
         text = (
             f" It bites only when {outcome.condition}; no result of {name_list(outcome.undecided)} was captured. "
             f"{_DECIDE}"
         )
-        return Judgement(Severity.INFO, outcome.undecided, (), text + qualifier, outcome)
+        return Judgement(
+            severity=Severity.INFO, tools=outcome.undecided, evidence=(), qualifier=text + qualifier, outcome=outcome
+        )
     level = severity if applies is True else Severity.INFO
     return Judgement(
-        level, outcome.fired, outcome.evidence, f" It bites when {outcome.condition}." + qualifier, outcome
+        severity=level,
+        tools=outcome.fired,
+        evidence=outcome.evidence,
+        qualifier=f" It bites when {outcome.condition}." + qualifier,
+        outcome=outcome,
     )
 
 

@@ -134,7 +134,7 @@ def evaluate_all_hosts(
         _evaluate(server, profile, versions.get(profile.id), as_of, contexts.get(profile.id, COMMON))
         for profile in profiles
     )
-    return Evaluation(server.requirements, reports, server.surface)
+    return Evaluation(requirements=server.requirements, reports=reports, surface=server.surface)
 
 
 def _evaluate(

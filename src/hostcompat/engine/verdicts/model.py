@@ -35,7 +35,7 @@ _PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance
 _SEVERITY_RANK: Final = {severity: severity.rank for severity in Severity}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LaneVerdict:
     """One lane's verdict, the weakest provenance of the host facts it rests on, and why it is unknown (if so)."""
 
@@ -94,7 +94,7 @@ class HostReport:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evaluation:
     """The requirements derived once for a server and one report per evaluated host, in a stable order."""
 
@@ -156,7 +156,9 @@ class LaneBuilder:
         if verdict is Verdict.WORKS and self.unknown:
             verdict = Verdict.UNKNOWN
         trusted = weakest_fact(self.facts)
-        return LaneVerdict(verdict, None if trusted is None else provenance_of(trusted), tuple(self.unknown))
+        return LaneVerdict(
+            verdict=verdict, provenance=None if trusted is None else provenance_of(trusted), unknown=tuple(self.unknown)
+        )
 
 
 def fact_fields(fact: Fact | None) -> dict[str, Any]:

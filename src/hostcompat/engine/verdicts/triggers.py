@@ -36,7 +36,7 @@ class TriggerState(enum.Enum):
     UNDECIDED = "undecided"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TriggerOutcome:
     """What a trigger found: the tools whose data fires it (with evidence), and the tools that might but whose
     results were not captured (`undecided`).
@@ -121,7 +121,7 @@ def _result_trigger(
 
 def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | None) -> TriggerOutcome:
     if usage is None:
-        return TriggerOutcome(trigger)
+        return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for("mcpUiActions")
     evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail="legacy mcp-ui actions, no adapter") for tool in tools)
     return _outcome(trigger, tools, evidence, ())
@@ -129,7 +129,7 @@ def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | N
 
 def _widget_need(trigger: str, usage: WidgetUsage | None, need: str, detail: str) -> TriggerOutcome:
     if usage is None:
-        return TriggerOutcome(trigger)
+        return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for(need)
     evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail=detail) for tool in tools)
     return _outcome(trigger, tools, evidence, ())
@@ -137,7 +137,7 @@ def _widget_need(trigger: str, usage: WidgetUsage | None, need: str, detail: str
 
 def _outcome(trigger: str, fired: Sequence[str], evidence: Any, undecided: Sequence[str]) -> TriggerOutcome:
     found = tuple(evidence)[:_MAX_EVIDENCE] if fired else ()
-    return TriggerOutcome(trigger, tuple(fired), found, tuple(undecided))
+    return TriggerOutcome(trigger=trigger, fired=tuple(fired), evidence=found, undecided=tuple(undecided))
 
 
 def _declared(tool: str, detail: str) -> Evidence:
