@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import types
-from collections.abc import Mapping
 from typing import Any, Final
 
 from hostcompat.engine.catalog.model import Catalog, CatalogHeader, Fact, FactVariant, HostProfile, QuirkRef
@@ -34,6 +33,7 @@ from hostcompat.engine.catalog.schema import (
     VARIANT_KEYS,
     ValueSpec,
 )
+from hostcompat.wire_json import WireJSON, WireObject
 
 _TOP: Final = frozenset(("$schema", "catalog", "hosts"))
 _HEADER: Final = frozenset(HEADER_KEYS)
@@ -154,7 +154,7 @@ def _fact(raw: object, spec: ValueSpec) -> Fact:
     )
 
 
-def _conditions(raw: Mapping[str, Any]) -> dict[str, Any]:
+def _conditions(raw: WireJSON) -> WireObject:
     trigger, info_only = raw.get("trigger"), raw.get("infoOnly", False)
     if (trigger is not None and trigger not in TRIGGERS) or not isinstance(info_only, bool):
         raise _Unexpected
@@ -169,7 +169,7 @@ def _conditions(raw: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _names(raw: Mapping[str, Any], key: str, choices: tuple[str, ...] | None) -> tuple[str, ...]:
+def _names(raw: WireJSON, key: str, choices: tuple[str, ...] | None) -> tuple[str, ...]:
     """A host-context list (`os`, `registration`, `gate`): strings, from `choices` when given."""
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -229,24 +229,24 @@ def _check_names(hosts: tuple[HostProfile, ...]) -> None:
         raise _Unexpected
 
 
-def _object(value: object, keys: frozenset[str]) -> Mapping[str, Any]:
+def _object(value: object, keys: frozenset[str]) -> WireJSON:
     if not isinstance(value, dict) or not keys.issuperset(value):
         raise _Unexpected
     return value
 
 
-def _text(raw: Mapping[str, Any], key: str) -> str:
+def _text(raw: WireJSON, key: str) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
         raise _Unexpected
     return value
 
 
-def _optional(raw: Mapping[str, Any], key: str) -> str | None:
+def _optional(raw: WireJSON, key: str) -> str | None:
     return _text(raw, key) if key in raw else None
 
 
-def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...]) -> str:
+def _choice(raw: WireJSON, key: str, choices: tuple[str, ...]) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or value not in choices:
         raise _Unexpected

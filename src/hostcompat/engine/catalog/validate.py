@@ -12,7 +12,7 @@ import difflib
 import json
 import re
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from hostcompat.engine.catalog.model import (
@@ -47,14 +47,15 @@ from hostcompat.engine.catalog.schema import (
     TRIGGERS,
     VARIANT_KEYS,
     ValueSpec,
-    date_problem,
+    check_date,
+    check_text,
+    check_value,
     fail,
     show_value,
-    text_problem,
     type_name,
-    value_problem,
 )
-from hostcompat.errors import CatalogError
+from hostcompat.errors import CatalogError, InvalidCatalogValue
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 _ID = re.compile(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
 _ALIAS = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
@@ -62,7 +63,7 @@ _QUIRK_ID = re.compile(r"\A[a-z0-9][a-z0-9-]{0,99}\Z")
 _RULE_ID = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,99}\Z")
 
 
-def parse_catalog_text(text: str, *, source_name: str) -> Any:
+def parse_catalog_text(text: str, *, source_name: str) -> WireValue:
     """Parse catalog JSON text; CatalogError naming the file and line when it is not JSON, has NaN or duplicate keys."""
     if len(text) > MAX_CATALOG_BYTES:
         raise CatalogError(f"{source_name}: longer than {MAX_CATALOG_BYTES} characters", value=len(text))
@@ -124,7 +125,7 @@ def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Cata
 # ---- checks ---------------------------------------------------------------------------------------------------
 
 
-def _document(data: object, source_name: str) -> Mapping[str, Any]:
+def _document(data: object, source_name: str) -> WireJSON:
     top = require_object(data, f"{source_name}: the document")
     reject_unknown_keys(top, ("$schema", "catalog", "hosts"), f"{source_name}: the document")
     if "$schema" in top and not isinstance(top["$schema"], str):
@@ -223,9 +224,10 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
     reject_unknown_keys(fact, FACT_KEYS, where)
     if "value" not in fact:
         fail(f"{where}: missing 'value'", dict(fact))
-    problem = value_problem(spec, fact["value"])
-    if problem is not None:
-        fail(f"{where}: value {problem}", fact["value"])
+    try:
+        check_value(spec, fact["value"])
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: value {exc.message}", fact["value"])
     value = fact["value"]
     return Fact(
         value=tuple(value) if isinstance(value, list) else value,
@@ -238,7 +240,7 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
     )
 
 
-def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _conditions(raw: WireJSON, where: str) -> WireObject:
     """The `trigger`, `infoOnly`, `since` and `fixedIn` of a fact or quirk, checked, as keyword arguments."""
     trigger = raw.get("trigger")
     if trigger is not None and trigger not in TRIGGERS:
@@ -259,7 +261,7 @@ def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {"trigger": trigger, "info_only": info_only, "since": versions["since"], "fixed_in": versions["fixedIn"]}
 
 
-def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _context(raw: WireJSON, where: str) -> WireObject:
     """The `os`, `registration` and `gate` lists of a fact or quirk, checked, as keyword arguments."""
     out: dict[str, tuple[str, ...]] = {}
     for key, choices in (("os", OPERATING_SYSTEMS), ("registration", REGISTRATIONS), ("gate", None)):
@@ -347,14 +349,14 @@ def _check_names(hosts: tuple[HostProfile, ...], source_name: str) -> None:
 # ---- field checks, raising CatalogError -------------------------------------------------------------------------
 
 
-def require_object(value: object, where: str) -> Mapping[str, Any]:
+def require_object(value: object, where: str) -> WireJSON:
     """`value` as a JSON object, or a CatalogError saying what it is instead."""
     if not isinstance(value, dict):
         fail(f"{where} must be an object, not {type_name(value)}", value)
     return value
 
 
-def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+def reject_unknown_keys(raw: WireJSON, allowed: Iterable[str], where: str) -> None:
     """A CatalogError for the first key of `raw` not in `allowed`, suggesting the closest allowed key."""
     allowed = tuple(allowed)
     for key in raw:
@@ -366,32 +368,34 @@ def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: s
             fail(f"{where}: unknown key {show_value(key)}; {hint}", key)
 
 
-def require_text(raw: Mapping[str, Any], key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
+def require_text(raw: WireJSON, key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
     """`raw[key]` as non-empty text of at most `limit` characters."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
-    problem = text_problem(raw[key], limit=limit)
-    if problem is not None:
-        fail(f"{where}: {key} {problem}", raw[key])
+    try:
+        check_text(raw[key], limit=limit)
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: {key} {exc.message}", raw[key])
     return str(raw[key])
 
 
-def optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
+def optional_text(raw: WireJSON, key: str, where: str) -> str | None:
     """`raw[key]` as text when present, else None."""
     return require_text(raw, key, where) if key in raw else None
 
 
-def require_date(raw: Mapping[str, Any], key: str, where: str, *, full: bool = False) -> str:
-    """`raw[key]` as an ISO date (see `date_problem`)."""
+def require_date(raw: WireJSON, key: str, where: str, *, full: bool = False) -> str:
+    """`raw[key]` as an ISO date (see `check_date`)."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
-    problem = date_problem(raw[key], full=full)
-    if problem is not None:
-        fail(f"{where}: {key} {show_value(raw[key])} {problem}", raw[key])
+    try:
+        check_date(raw[key], full=full)
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: {key} {show_value(raw[key])} {exc.message}", raw[key])
     return str(raw[key])
 
 
-def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+def require_choice(raw: WireJSON, key: str, choices: tuple[str, ...], where: str) -> str:
     """`raw[key]` as one of `choices`."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
@@ -403,7 +407,7 @@ def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], w
 # ---- merging ----------------------------------------------------------------------------------------------------
 
 
-def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
+def _check_lists_before_merging(user: WireJSON, where: str) -> None:
     """Check the user's own aliases and quirks first, so errors point at positions in the user's file."""
     if "aliases" in user:
         _aliases(user["aliases"], where)
@@ -413,7 +417,7 @@ def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
         _variants(user["variants"], where)
 
 
-def _merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+def _merge_host(base: WireJSON, user: WireJSON) -> WireObject:
     merged = dict(base)
     for key, value in user.items():
         if key == "aliases" and isinstance(value, list) and all(isinstance(alias, str) for alias in value):
@@ -460,8 +464,8 @@ def _merge_variants(base: list[Any], user: list[Any]) -> list[Any]:
 # ---- JSON parsing hooks -----------------------------------------------------------------------------------------
 
 
-def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> WireObject:
+    out: WireObject = {}
     for key, value in pairs:
         if key in out:
             fail(f"duplicate key {key!r}", key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.findings.model import (
     RULE_ID_PATTERN,
@@ -24,6 +24,7 @@ from hostcompat.engine.findings.model import (
 from hostcompat.engine.findings.rule_table import RULE_ROWS, RuleRow
 from hostcompat.engine.findings.rule_table_observed import OBSERVED_RULE_ROWS
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireObject
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class RuleInfo:
     description: str
     source: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys), e.g. for a SARIF rule descriptor."""
         return {
             "ruleId": self.rule_id,

@@ -9,7 +9,7 @@ probe captured and returns findings with rule ids, evidence and a remediation ea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
 from hostcompat.apps.openai.mapping import (
@@ -24,6 +24,7 @@ from hostcompat.engine.hygiene.resources import ResourceUse, check_resource_list
 from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.tool_meta import ToolInspection, inspect_tool_meta, preview_value, read_tool_list
 from hostcompat.errors import HostCompatError, InvalidInput, InvalidOpenAIMeta
+from hostcompat.wire_json import WireJSON, WireValue
 
 AUDIENCES: Final = ("model", "app")
 """The only values `_meta.ui.visibility` may hold."""
@@ -33,12 +34,12 @@ _META: Final = "tool:_meta"
 
 
 def check_server_hygiene(
-    tools: Sequence[Any] | None,
-    resources: Sequence[Any] | None,
-    ui_resources: Mapping[str, Any] | None,
+    tools: Sequence[WireValue] | None,
+    resources: Sequence[WireValue] | None,
+    ui_resources: WireJSON | None,
     *,
-    call_results: Mapping[str, Any] | None = None,
-    tools_metadata: Mapping[str, Any] | None = None,
+    call_results: WireJSON | None = None,
+    tools_metadata: WireJSON | None = None,
     digest: ServerDigest | None = None,
 ) -> list[Finding]:
     """Every hygiene finding on a server's tools, UI resources and captured UI tool results, in a stable order.
@@ -81,7 +82,7 @@ def check_server_hygiene(
     return findings
 
 
-def _tool_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
+def _tool_rules(tool: ToolInspection, meta: WireJSON) -> list[Finding]:
     """The tool `_meta` rules beyond those derivation reports: flat key, visibility values, misplaced keys, OpenAI."""
     found: list[Finding] = []
     raw_ui = meta.get(META_UI_KEY)
@@ -108,7 +109,7 @@ def _tool_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
     return found + _openai_rules(tool, meta)
 
 
-def _openai_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
+def _openai_rules(tool: ToolInspection, meta: WireJSON) -> list[Finding]:
     already = any(finding.rule_id == "META-OPENAI-001" for finding in tool.findings)
     if already or "_meta" in meta:
         return []
@@ -144,7 +145,7 @@ def _resource_uses(tools: Iterable[ToolInspection]) -> dict[str, ResourceUse]:
 
 
 def _reference_rules(
-    uses: Mapping[str, ResourceUse], listed: Mapping[str, Any], reads: Mapping[str, Any], *, listing_captured: bool
+    uses: Mapping[str, ResourceUse], listed: WireJSON, reads: WireJSON, *, listing_captured: bool
 ) -> list[Finding]:
     """RES-REF-001 when a referenced resource is neither listed nor readable; RES-REF-002 when that is unknown."""
     found: list[Finding] = []
@@ -170,7 +171,7 @@ def _reference_rules(
     return found
 
 
-def _content_rules(ui_tools: Sequence[ToolInspection], call_results: Mapping[str, Any] | None) -> list[Finding]:
+def _content_rules(ui_tools: Sequence[ToolInspection], call_results: WireJSON | None) -> list[Finding]:
     """TOOL-CONTENT-001 per UI tool whose captured result has no meaningful content; TOOL-CONTENT-002 for the rest."""
     found: list[Finding] = []
     unchecked: list[str] = []
@@ -232,7 +233,7 @@ def _flat_path() -> str:
     return f"_meta[{RESOURCE_URI_META_KEY!r}]"
 
 
-def _reads(ui_resources: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def _reads(ui_resources: WireJSON | None) -> WireJSON:
     _check_object(ui_resources, "ui_resources")
     if ui_resources is None:
         return {}

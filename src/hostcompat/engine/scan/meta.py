@@ -8,12 +8,13 @@ an exception; only a `_meta` that is not a mapping at all is misuse.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.constants import META_UI_KEY
 from hostcompat.engine.scan.model import MetaScan, NeedFinding, ScanLimit
 from hostcompat.engine.scan.needs import ALL_NEEDS
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON
 
 __all__ = ["OPENAI_WIDGET_CSP_KEY", "scan_widget_meta"]
 
@@ -31,12 +32,13 @@ _OPENAI_CSP_KEYS: Final = (
     ("connect_domains", "connect", "cspConnectDomains"),
     ("resource_domains", "resource", "cspResourceDomains"),
 )
+
 _MAX_DOMAINS = 256
 _MAX_DOMAIN_CHARS = 2048
 _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
 
 
-def scan_widget_meta(meta: Mapping[str, Any] | None) -> MetaScan:
+def scan_widget_meta(meta: WireJSON | None) -> MetaScan:
     """Read the needs a resource `_meta` declares (None or an empty mapping declares nothing).
 
     Raises:

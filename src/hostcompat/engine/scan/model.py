@@ -7,7 +7,6 @@ gives JSON-ready dicts) without touching the scanner again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from hostcompat.engine.scan.needs import (
     ALL_NEEDS,
@@ -21,6 +20,7 @@ from hostcompat.engine.scan.needs import (
     Via,
     confidence_rank,
 )
+from hostcompat.wire_json import WireObject
 
 __all__ = [
     "DomainUse",
@@ -47,7 +47,7 @@ class SourceLocation:
     line: int
     snippet: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"offset": self.offset, "line": self.line, "snippet": self.snippet}
 
@@ -72,7 +72,7 @@ class NeedFinding:
         """Whether this finding makes the need used (a definition alone does not)."""
         return self.kind in _COUNTING_KINDS
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "need": self.need,
@@ -95,7 +95,7 @@ class ExternalCode:
     domain: str | None
     evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"url": self.url, "kind": self.kind, "domain": self.domain, "evidence": self.evidence.to_dict()}
 
@@ -109,7 +109,7 @@ class DomainUse:
     url: str
     evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         evidence = self.evidence.to_dict()
         return {"domain": self.domain, "directive": self.directive, "url": self.url, "evidence": evidence}
@@ -128,7 +128,7 @@ class SdkDetection:
     detail: str
     evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "name": self.name,
@@ -147,7 +147,7 @@ class ScanLimit:
     detail: str
     offset: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"code": self.code, "detail": self.detail, "offset": self.offset}
 
@@ -189,7 +189,7 @@ class WidgetScan:
         """Distinct domains used under one directive ("resource", "connect", "frame", "mention"), sorted."""
         return tuple(sorted({d.domain for d in self.domains if d.directive == directive}))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "needs_used": list(self.needs_used()),
@@ -221,7 +221,7 @@ class MetaScan:
         """Need ids the metadata declares, in report order."""
         return _needs_used(self.findings, min_confidence)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "needs_used": list(self.needs_used()),

@@ -14,7 +14,6 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
 
 from hostcompat.engine.scan.budget import HitBudget, scan_deadline, ticking
 from hostcompat.engine.scan.embedded import decode_base64_text, decode_data_url, looks_like_code
@@ -33,6 +32,7 @@ from hostcompat.engine.scan.model import (
 from hostcompat.engine.scan.needs import ALL_NEEDS, Confidence, Directive, Kind, Via
 from hostcompat.engine.scan.raw import RawEmbedded, RawExternal, RawSdk, RawUrl
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
 
 __all__ = ["DEFAULT_MAX_SCAN_CHARS", "scan_deadline", "scan_widget_content", "scan_widget_source"]
 
@@ -167,7 +167,7 @@ def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) ->
     return _finish(collected, scanned=end, total=len(html))
 
 
-def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
+def scan_widget_content(content: WireJSON, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
     """Scan one `resources/read` content item: its `text`, else its base64 `blob`."""
     if not isinstance(content, Mapping):
         raise InvalidInput("a resource content item must be a mapping", value=content)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context, other_contexts
 from hostcompat.engine.catalog.model import Catalog, CatalogHeader, HostProfile
@@ -60,6 +60,7 @@ from hostcompat.engine.verdicts.model import (
 )
 from hostcompat.engine.verdicts.server import evaluate_server_lane
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireValue
 
 
 def evaluate_host_compat(
@@ -78,15 +79,15 @@ def evaluate_host_compat(
 
 
 def evaluate_all_hosts(
-    tools: Sequence[Any] | None,
+    tools: Sequence[WireValue] | None,
     catalog_or_profiles: Catalog | Iterable[HostProfile],
     *,
-    widget_usage: WidgetUsage | Mapping[str, Any] | None = None,
-    connection_facts: ConnectionFacts | Mapping[str, Any] | None = None,
+    widget_usage: WidgetUsage | WireJSON | None = None,
+    connection_facts: ConnectionFacts | WireJSON | None = None,
     tools_truncated: bool = False,
     host_ids: Iterable[str] | str | None = None,
-    call_results: Mapping[str, Any] | None = None,
-    tools_metadata: Mapping[str, Any] | None = None,
+    call_results: WireJSON | None = None,
+    tools_metadata: WireJSON | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
     observed: Iterable[ObservedRun] = (),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
 from hostcompat.engine.findings.model import (
@@ -29,6 +29,7 @@ from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.engine.server.surface import ServerSurface
 from hostcompat.engine.server.tool_set import MAX_EVIDENCE, MAX_NAMED, ToolSet, name_list
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireObject
 
 _TRUST: Final = {provenance.value: provenance.trust for provenance in Provenance}
 _PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance}
@@ -43,7 +44,7 @@ class LaneVerdict:
     provenance: Provenance | None = None
     unknown: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: `verdict`, `provenance` (null when no host fact was used) and `unknown` reasons."""
         return {
             "verdict": self.verdict.value,
@@ -82,7 +83,7 @@ class HostReport:
         """The rule id of each finding, in report order (repeats kept)."""
         return tuple(finding.rule_id for finding in self.findings)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys)."""
         return {
             "hostId": self.host_id,
@@ -114,7 +115,7 @@ class Evaluation:
         """Host id → overall verdict, in report order."""
         return MappingProxyType({report.host_id: report.verdict for report in self.reports})
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: the requirements (MCPJam's shape plus hostcompat's keys) and the reports."""
         return {"requirements": self.requirements.to_dict(), "reports": [r.to_dict() for r in self.reports]}
 
@@ -161,7 +162,15 @@ class LaneBuilder:
         )
 
 
-def fact_fields(fact: Fact | None) -> dict[str, Any]:
+class FactFields(TypedDict):
+    """The host-fact fields of a finding, as `finding_for` takes them."""
+
+    provenance: Provenance | None
+    fact_source: str | None
+    fact_date: str | None
+
+
+def fact_fields(fact: Fact | None) -> FactFields:
     """`provenance`, `fact_source` and `fact_date` of `fact` for `finding_for` (all None without a fact)."""
     if fact is None:
         return {"provenance": None, "fact_source": None, "fact_date": None}
@@ -236,6 +245,7 @@ __all__ = [
     "MAX_EVIDENCE",
     "MAX_NAMED",
     "Evaluation",
+    "FactFields",
     "HostReport",
     "LaneBuilder",
     "LaneVerdict",
