@@ -146,6 +146,12 @@ class CatalogError(HostCompatError):
     """A host-profile or client-rule data file is missing, malformed or inconsistent."""
 
 
+class InvalidCatalogValue(CatalogError):
+    """A catalog value (a fact's value, a date, a text) that breaks its schema: the message says why, and the
+    reader of the catalog adds where.
+    """
+
+
 class ScanTimedOut(HostCompatError):
     """A widget scan ran past its deadline and was stopped; what it had found is not used."""
 
@@ -158,6 +164,7 @@ __all__ = [
     "InvalidBlob",
     "InvalidBridgeMessage",
     "InvalidCapability",
+    "InvalidCatalogValue",
     "InvalidHostConfig",
     "InvalidInput",
     "InvalidOpenAIMeta",

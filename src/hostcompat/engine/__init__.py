@@ -5,6 +5,8 @@
 - `scan_widget_source` / `scan_widget_content` / `scan_widget_meta`: what a widget's code really calls, with
   evidence, telling the app's calls from the bundled SDK's wiring;
 - `load_catalog`: the sourced host catalog (every fact with provenance, source and date) and user overrides;
+- `digest_server`: everything the verdicts read of one server, computed once (`ServerDigest`) and shared by every
+  host and by the hygiene check;
 - `evaluate_all_hosts` / `evaluate_host_compat`: works / degraded / blocked / unknown per host, lane by lane, with
   findings that carry a stable rule id, evidence and the host fact used;
 - `check_server_hygiene`: a server's own MCP Apps hygiene.
@@ -37,14 +39,16 @@ if TYPE_CHECKING:
     from hostcompat.engine.findings.rules import rule_info as rule_info
     from hostcompat.engine.hygiene.check import check_server_hygiene as check_server_hygiene
     from hostcompat.engine.scan.meta import scan_widget_meta as scan_widget_meta
-    from hostcompat.engine.scan.model import Evidence as ScanEvidence
     from hostcompat.engine.scan.model import MetaScan as MetaScan
     from hostcompat.engine.scan.model import NeedFinding as NeedFinding
+    from hostcompat.engine.scan.model import SourceLocation as SourceLocation
     from hostcompat.engine.scan.model import WidgetScan as WidgetScan
     from hostcompat.engine.scan.needs import ALL_NEEDS as ALL_NEEDS
     from hostcompat.engine.scan.needs import MCPJAM_NEEDS as MCPJAM_NEEDS
     from hostcompat.engine.scan.widget import scan_widget_content as scan_widget_content
     from hostcompat.engine.scan.widget import scan_widget_source as scan_widget_source
+    from hostcompat.engine.server.digest import ServerDigest as ServerDigest
+    from hostcompat.engine.server.digest import digest_server as digest_server
     from hostcompat.engine.server.facts import ConnectionFacts as ConnectionFacts
     from hostcompat.engine.server.facts import WidgetUsage as WidgetUsage
     from hostcompat.engine.server.requirements import ServerRequirements as ServerRequirements
@@ -78,8 +82,9 @@ __getattr__, __dir__ = lazy_exports(
         "hostcompat.engine.server.requirements": ["ServerRequirements", "derive_server_requirements"],
         "hostcompat.engine.scan.widget": ["scan_widget_content", "scan_widget_source"],
         "hostcompat.engine.scan.meta": ["scan_widget_meta"],
-        "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "ScanEvidence=Evidence", "WidgetScan"],
+        "hostcompat.engine.scan.model": ["MetaScan", "NeedFinding", "SourceLocation", "WidgetScan"],
         "hostcompat.engine.server.facts": ["ConnectionFacts", "WidgetUsage"],
+        "hostcompat.engine.server.digest": ["ServerDigest", "digest_server"],
     },
 )
 
@@ -101,14 +106,16 @@ __all__ = [
     "Provenance",
     "RULES",
     "RuleInfo",
-    "ScanEvidence",
+    "ServerDigest",
     "ServerRequirements",
     "Severity",
+    "SourceLocation",
     "Verdict",
     "WidgetScan",
     "WidgetUsage",
     "check_server_hygiene",
     "derive_server_requirements",
+    "digest_server",
     "evaluate_all_hosts",
     "evaluate_host_compat",
     "load_catalog",

@@ -74,7 +74,7 @@ def _unique_list(items: WireObject, *, min_items: int = 0) -> WireObject:
 
 
 def value_schema(spec: ValueSpec) -> WireObject:
-    """The schema of a fact value of kind `spec` (what `schema.value_problem` accepts, but for the calendar and
+    """The schema of a fact value of kind `spec` (what `schema.check_value` accepts, but for the calendar and
     a charset that compiles).
     """
     kind = spec.kind

@@ -11,7 +11,7 @@ import functools
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.catalog import validate as catalog_validate
 from hostcompat.engine.catalog.model import (
@@ -25,11 +25,12 @@ from hostcompat.engine.catalog.model import (
 )
 from hostcompat.engine.catalog.schema import LEVELS, MAX_CATALOG_BYTES, MAX_HOSTS
 from hostcompat.errors import CatalogError
+from hostcompat.wire_json import WireValue
 
 BUNDLED_SOURCE_NAME: Final = "hostcompat/data/hosts.json"
 
 
-def parse_catalog_text(text: str, *, source_name: str) -> Any:
+def parse_catalog_text(text: str, *, source_name: str) -> WireValue:
     """Parse catalog JSON text; CatalogError naming the file and line when it is not JSON, has NaN or duplicate keys."""
     return catalog_validate.parse_catalog_text(text, source_name=source_name)
 

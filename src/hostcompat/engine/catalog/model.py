@@ -9,10 +9,11 @@ import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeAlias
+from typing import NoReturn, TypeAlias
 
 from hostcompat.engine.catalog.schema import FACT_FIELDS, fail, show_value
 from hostcompat.errors import CatalogError
+from hostcompat.wire_json import WireObject
 
 FactValue: TypeAlias = str | int | bool | tuple[str, ...]
 """A fact's value: a level or text, a number, a flag, or a list of names (as a tuple)."""
@@ -42,9 +43,9 @@ class Fact:
     gate: tuple[str, ...] = ()
     """The server-side feature gates it holds behind (empty: none needed)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the fact (lists for tuples)."""
-        out: dict[str, Any] = {
+        out: WireObject = {
             "value": list(self.value) if isinstance(self.value, tuple) else self.value,
             "provenance": self.provenance,
             "source": self.source,
@@ -64,7 +65,7 @@ class FactVariant:
     path: str
     fact: Fact
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: the fact's keys after `path`."""
         return {"path": self.path, **self.fact.to_dict()}
 
@@ -95,9 +96,9 @@ class QuirkRef:
     gate: tuple[str, ...] = ()
     """The host context it holds in (as on `Fact`; empty: the common path)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the quirk reference."""
-        out: dict[str, Any] = {
+        out: WireObject = {
             "id": self.id,
             "text": self.text,
             "provenance": self.provenance,
@@ -115,9 +116,9 @@ class QuirkRef:
         return out
 
 
-def condition_dict(trigger: str | None, info_only: bool, since: str | None, fixed_in: str | None) -> dict[str, Any]:
+def condition_dict(trigger: str | None, info_only: bool, since: str | None, fixed_in: str | None) -> WireObject:
     """The JSON keys of a fact's or quirk's conditions that are set."""
-    out: dict[str, Any] = {}
+    out: WireObject = {}
     if trigger is not None:
         out["trigger"] = trigger
     if info_only:
@@ -129,7 +130,7 @@ def condition_dict(trigger: str | None, info_only: bool, since: str | None, fixe
     return out
 
 
-def context_dict(item: Fact | QuirkRef) -> dict[str, Any]:
+def context_dict(item: Fact | QuirkRef) -> WireObject:
     """The JSON keys of the host context a fact or quirk is limited to, where it is."""
     scope = {"os": item.os, "registration": item.registration, "gate": item.gate}
     return {key: list(values) for key, values in scope.items() if values}
@@ -163,9 +164,9 @@ class HostProfile:
         found = self.facts.get(path)
         return "unknown" if found is None else str(found.value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the host, nested as in the catalog file, facts in schema order."""
-        out: dict[str, Any] = {"id": self.id, "displayName": self.display_name, "kind": self.kind}
+        out: WireObject = {"id": self.id, "displayName": self.display_name, "kind": self.kind}
         if self.aliases:
             out["aliases"] = list(self.aliases)
         if self.description is not None:
@@ -192,9 +193,9 @@ class CatalogHeader:
     date: str
     description: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the header."""
-        out: dict[str, Any] = {"schemaVersion": self.schema_version, "date": self.date}
+        out: WireObject = {"schemaVersion": self.schema_version, "date": self.date}
         if self.description is not None:
             out["description"] = self.description
         return out
@@ -228,7 +229,7 @@ class Catalog:
         hint = f"did you mean {', '.join(close)}?" if close else f"known hosts: {', '.join(self.ids)}"
         raise CatalogError(f"unknown host {show_value(name)}; {hint}", value=name)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the catalog, which `validate_catalog` reads back to an equal catalog."""
         return {"catalog": self.header.to_dict(), "hosts": [host.to_dict() for host in self.hosts]}
 

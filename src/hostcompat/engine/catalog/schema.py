@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, NoReturn
 
-from hostcompat.errors import CatalogError
+from hostcompat.errors import CatalogError, InvalidCatalogValue
 
 SCHEMA_VERSION: Final = 1
 """The `catalog.schemaVersion` this module reads and writes."""
@@ -284,16 +284,21 @@ HOST_VERSION: Final = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
 """A host version as its vendor writes it (`2.0.21`, `0.150.0-alpha.8`, `26.803.61601`)."""
 
 
-def date_problem(value: object, *, full: bool = False) -> str | None:
-    """Why `value` is not an ISO date (`YYYY-MM-DD`, or `YYYY-MM` / `YYYY` unless `full`), or None if it is one."""
+def check_date(value: object, *, full: bool = False) -> None:
+    """Raise `InvalidCatalogValue` (saying why) unless `value` is an ISO date (`YYYY-MM-DD`, or `YYYY-MM` / `YYYY`
+    unless `full`).
+    """
     if not isinstance(value, str):
-        return f"must be a date string, not {type(value).__name__}"
+        _bad(f"must be a date string, not {type(value).__name__}", value)
     match = _DATE.match(value)
     if match is None or (full and match.group(3) is None):
-        return "must be a date as YYYY-MM-DD" + ("" if full else " (or YYYY-MM, YYYY when the source gives no day)")
+        _bad(
+            "must be a date as YYYY-MM-DD" + ("" if full else " (or YYYY-MM, YYYY when the source gives no day)"), value
+        )
     year, month, day = (int(part) if part else 1 for part in match.groups())
     problem = _calendar_problem(year, month, day)
-    return None if problem is None else f"is not a calendar date ({problem})"
+    if problem is not None:
+        _bad(f"is not a calendar date ({problem})", value)
 
 
 def _calendar_problem(year: int, month: int, day: int) -> str | None:
@@ -307,62 +312,82 @@ def _calendar_problem(year: int, month: int, day: int) -> str | None:
     return None if 1 <= day <= days else "day is out of range for month"
 
 
-def text_problem(value: object, *, limit: int = MAX_TEXT) -> str | None:
-    """Why `value` is not a non-empty string of at most `limit` characters, or None."""
+def date_problem(value: object, *, full: bool = False) -> str | None:
+    """Why `value` is not an ISO date (see `check_date`), or None if it is one: a test for callers that only ask."""
+    try:
+        check_date(value, full=full)
+    except InvalidCatalogValue as exc:
+        return exc.message
+    return None
+
+
+def check_text(value: object, *, limit: int = MAX_TEXT) -> None:
+    """Raise `InvalidCatalogValue` unless `value` is a non-empty string of at most `limit` characters."""
     if not isinstance(value, str):
-        return f"must be a string, not {type(value).__name__}"
+        _bad(f"must be a string, not {type(value).__name__}", value)
     if not value.strip():
-        return "must not be empty"
+        _bad("must not be empty", value)
     if len(value) > limit:
-        return f"is longer than {limit} characters"
-    return None
+        _bad(f"is longer than {limit} characters", value)
 
 
-def _item_problem(spec: ValueSpec, item: object) -> str | None:
+def _check_item(spec: ValueSpec, item: object) -> None:
     if not isinstance(item, str):
-        return f"items must be strings, not {type(item).__name__}"
+        _bad(f"items must be strings, not {type(item).__name__}", item)
     if spec.kind == "choices" and item not in spec.choices:
-        return f"item {show_value(item)} is not one of {', '.join(spec.choices)}"
-    if spec.kind == "text-list" and (problem := text_problem(item)) is not None:
-        return f"item {show_value(item)} {problem}"
+        _bad(f"item {show_value(item)} is not one of {', '.join(spec.choices)}", item)
+    if spec.kind == "text-list":
+        try:
+            check_text(item)
+        except InvalidCatalogValue as exc:
+            _bad(f"item {show_value(item)} {exc.message}", item)
     if spec.kind == "versions" and (not _VERSION.match(item) or date_problem(item, full=True) is not None):
-        return f"item {show_value(item)} is not a protocol version (YYYY-MM-DD)"
-    return None
+        _bad(f"item {show_value(item)} is not a protocol version (YYYY-MM-DD)", item)
 
 
-def _list_problem(spec: ValueSpec, value: object) -> str | None:
+def _check_list(spec: ValueSpec, value: object) -> None:
     if not isinstance(value, list):
-        return f"must be a list, not {type(value).__name__}"
+        _bad(f"must be a list, not {type(value).__name__}", value)
     if len(value) > MAX_LIST_ITEMS:
-        return f"has more than {MAX_LIST_ITEMS} items"
+        _bad(f"has more than {MAX_LIST_ITEMS} items", value)
     for item in value:
-        if (problem := _item_problem(spec, item)) is not None:
-            return problem
+        _check_item(spec, item)
     if len(set(value)) != len(value):
-        return "has duplicate items"
-    return None
+        _bad("has duplicate items", value)
 
 
-def value_problem(spec: ValueSpec, value: object) -> str | None:
-    """Why `value` is not a valid fact value of kind `spec`, or None when it is."""
+def check_value(spec: ValueSpec, value: object) -> None:
+    """Raise `InvalidCatalogValue` (saying why) unless `value` is a valid fact value of kind `spec`."""
     kind = spec.kind
     if kind in ("choices", "text-list", "versions"):
-        return _list_problem(spec, value)
+        _check_list(spec, value)
+        return
     if kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be an integer, not {type(value).__name__}"
-        return None if 0 <= value <= MAX_INTEGER else f"must be between 0 (no limit) and {MAX_INTEGER}"
+            _bad(f"must be an integer, not {type(value).__name__}", value)
+        if not 0 <= value <= MAX_INTEGER:
+            _bad(f"must be between 0 (no limit) and {MAX_INTEGER}", value)
+        return
     if kind == "boolean":
-        return None if isinstance(value, bool) else f"must be true or false, not {type(value).__name__}"
+        if not isinstance(value, bool):
+            _bad(f"must be true or false, not {type(value).__name__}", value)
+        return
     if not isinstance(value, str):
-        return f"must be a string, not {type(value).__name__}"
+        _bad(f"must be a string, not {type(value).__name__}", value)
     if kind == "level":
-        return None if value in spec.choices else f"{show_value(value)} is not one of {', '.join(spec.choices)}"
-    if kind == "charset":
-        return None if CHARSET.match(value) and _compiles(value) else "must be a regex class like [A-Za-z0-9_-]"
-    if kind == "name-format":
-        return _name_format_problem(value)
-    return text_problem(value)
+        if value not in spec.choices:
+            _bad(f"{show_value(value)} is not one of {', '.join(spec.choices)}", value)
+    elif kind == "charset":
+        if not (CHARSET.match(value) and _compiles(value)):
+            _bad("must be a regex class like [A-Za-z0-9_-]", value)
+    elif kind == "name-format":
+        _check_name_format(value)
+    else:
+        check_text(value)
+
+
+def _bad(reason: str, value: object) -> NoReturn:
+    raise InvalidCatalogValue(reason, value=value)
 
 
 def show_value(value: object) -> str:
@@ -395,14 +420,16 @@ def _compiles(pattern: str) -> bool:
     return True
 
 
-def _name_format_problem(value: str) -> str | None:
+def _check_name_format(value: str) -> None:
     if len(value) > MAX_NAME_FORMAT or value.count("{tool}") != 1:
-        return (
+        _bad(
             f"must be a template of at most {MAX_NAME_FORMAT} characters"
-            + " with {tool} once (and optionally {server})"
+            + " with {tool} once (and optionally {server})",
+            value,
         )
     rest = value.replace("{tool}", "").replace("{server}", "")
-    return None if "{" not in rest and "}" not in rest else "may only use the placeholders {server} and {tool}"
+    if "{" in rest or "}" in rest:
+        _bad("may only use the placeholders {server} and {tool}", value)
 
 
 # ---- errors -----------------------------------------------------------------------------------------------------
@@ -459,10 +486,11 @@ __all__ = [
     "VARIANT_KEYS",
     "ValueKind",
     "ValueSpec",
+    "check_date",
+    "check_text",
+    "check_value",
     "date_problem",
     "fail",
     "show_value",
-    "text_problem",
     "type_name",
-    "value_problem",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from hostcompat.engine.catalog.model import (
@@ -53,20 +53,22 @@ from hostcompat.engine.catalog.schema import (
     TRIGGERS,
     VARIANT_KEYS,
     ValueSpec,
+    check_date,
+    check_text,
+    check_value,
     date_problem,
     fail,
     show_value,
-    text_problem,
     type_name,
-    value_problem,
 )
-from hostcompat.errors import CatalogError
+from hostcompat.errors import CatalogError, InvalidCatalogValue
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 _FACT_KEYS = frozenset(FACT_KEYS)
 _CONDITION_OR_CONTEXT = frozenset(("trigger", "infoOnly", "since", "fixedIn", "os", "registration", "gate"))
 
 
-def parse_catalog_text(text: str, *, source_name: str) -> Any:
+def parse_catalog_text(text: str, *, source_name: str) -> WireValue:
     """Parse catalog JSON text; CatalogError naming the file and line when it is not JSON, has NaN or duplicate keys."""
     if len(text) > MAX_CATALOG_BYTES:
         raise CatalogError(f"{source_name}: longer than {MAX_CATALOG_BYTES} characters", value=len(text))
@@ -130,7 +132,7 @@ def apply_overrides(catalog: Catalog, data: object, *, source_name: str) -> Cata
 # ---- checks ---------------------------------------------------------------------------------------------------
 
 
-def _document(data: object, source_name: str) -> Mapping[str, Any]:
+def _document(data: object, source_name: str) -> WireJSON:
     top = require_object(data, f"{source_name}: the document")
     reject_unknown_keys(top, ("$schema", "catalog", "hosts"), f"{source_name}: the document")
     if "$schema" in top and not isinstance(top["$schema"], str):
@@ -240,9 +242,10 @@ def _fact(raw: object, spec: ValueSpec, where: str) -> Fact:
     reject_unknown_keys(fact, FACT_KEYS, where)
     if "value" not in fact:
         fail(f"{where}: missing 'value'", dict(fact))
-    problem = value_problem(spec, fact["value"])
-    if problem is not None:
-        fail(f"{where}: value {problem}", fact["value"])
+    try:
+        check_value(spec, fact["value"])
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: value {exc.message}", fact["value"])
     value = fact["value"]
     return Fact(
         value=tuple(value) if isinstance(value, list) else value,
@@ -268,7 +271,7 @@ def _usual_fact(raw: object, spec: ValueSpec) -> Fact | None:
     if spec.kind == "level":
         if value not in spec.choices:
             return None
-    elif value is None or value_problem(spec, value) is not None:
+    elif value is None or not _valid_value(spec, value):
         return None
     if not _short_text(source, MAX_SOURCE) or not _known_date(date):
         return None
@@ -292,11 +295,19 @@ def _known_date(value: str) -> bool:
     return date_problem(value) is None
 
 
+def _valid_value(spec: ValueSpec, value: object) -> bool:
+    try:
+        check_value(spec, value)
+    except InvalidCatalogValue:
+        return False
+    return True
+
+
 def _short_text(value: str, limit: int) -> bool:
     return len(value) <= limit and not value.isspace() and value != ""
 
 
-def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _conditions(raw: WireJSON, where: str) -> WireObject:
     """The `trigger`, `infoOnly`, `since` and `fixedIn` of a fact or quirk, checked, as keyword arguments."""
     trigger = raw.get("trigger")
     if trigger is not None and trigger not in TRIGGERS:
@@ -319,7 +330,7 @@ def _conditions(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     return {"trigger": trigger, "info_only": info_only, "since": versions["since"], "fixed_in": versions["fixedIn"]}
 
 
-def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+def _context(raw: WireJSON, where: str) -> WireObject:
     """The `os`, `registration` and `gate` lists of a fact or quirk, checked, as keyword arguments."""
     out: dict[str, tuple[str, ...]] = {}
     for key, choices in (("os", OPERATING_SYSTEMS), ("registration", REGISTRATIONS), ("gate", None)):
@@ -337,7 +348,7 @@ def _context(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     return out  # keyword arguments of Fact and QuirkRef
 
 
-_COMMON_PATH: Mapping[str, Any] = {**_conditions({}, ""), **_context({}, "")}
+_COMMON_PATH: WireJSON = {**_conditions({}, ""), **_context({}, "")}
 """The conditions and context of a fact or quirk that names none (keyword arguments of `Fact` and `QuirkRef`)."""
 
 
@@ -411,14 +422,14 @@ def _check_names(hosts: tuple[HostProfile, ...], source_name: str) -> None:
 # ---- field checks, raising CatalogError -------------------------------------------------------------------------
 
 
-def require_object(value: object, where: str) -> Mapping[str, Any]:
+def require_object(value: object, where: str) -> WireJSON:
     """`value` as a JSON object, or a CatalogError saying what it is instead."""
     if not isinstance(value, dict):
         fail(f"{where} must be an object, not {type_name(value)}", value)
     return value
 
 
-def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+def reject_unknown_keys(raw: WireJSON, allowed: Iterable[str], where: str) -> None:
     """A CatalogError for the first key of `raw` not in `allowed`, suggesting the closest allowed key."""
     allowed = tuple(allowed)
     for key in raw:
@@ -430,32 +441,34 @@ def reject_unknown_keys(raw: Mapping[str, Any], allowed: Iterable[str], where: s
             fail(f"{where}: unknown key {show_value(key)}; {hint}", key)
 
 
-def require_text(raw: Mapping[str, Any], key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
+def require_text(raw: WireJSON, key: str, where: str, *, limit: int = MAX_LONG_TEXT) -> str:
     """`raw[key]` as non-empty text of at most `limit` characters."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
-    problem = text_problem(raw[key], limit=limit)
-    if problem is not None:
-        fail(f"{where}: {key} {problem}", raw[key])
+    try:
+        check_text(raw[key], limit=limit)
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: {key} {exc.message}", raw[key])
     return str(raw[key])
 
 
-def optional_text(raw: Mapping[str, Any], key: str, where: str) -> str | None:
+def optional_text(raw: WireJSON, key: str, where: str) -> str | None:
     """`raw[key]` as text when present, else None."""
     return require_text(raw, key, where) if key in raw else None
 
 
-def require_date(raw: Mapping[str, Any], key: str, where: str, *, full: bool = False) -> str:
-    """`raw[key]` as an ISO date (see `date_problem`)."""
+def require_date(raw: WireJSON, key: str, where: str, *, full: bool = False) -> str:
+    """`raw[key]` as an ISO date (see `check_date`)."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
-    problem = date_problem(raw[key], full=full)
-    if problem is not None:
-        fail(f"{where}: {key} {show_value(raw[key])} {problem}", raw[key])
+    try:
+        check_date(raw[key], full=full)
+    except InvalidCatalogValue as exc:
+        fail(f"{where}: {key} {show_value(raw[key])} {exc.message}", raw[key])
     return str(raw[key])
 
 
-def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+def require_choice(raw: WireJSON, key: str, choices: tuple[str, ...], where: str) -> str:
     """`raw[key]` as one of `choices`."""
     if key not in raw:
         fail(f"{where}: missing {key!r}", dict(raw))
@@ -467,7 +480,7 @@ def require_choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], w
 # ---- merging ----------------------------------------------------------------------------------------------------
 
 
-def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
+def _check_lists_before_merging(user: WireJSON, where: str) -> None:
     """Check the user's own aliases and quirks first, so errors point at positions in the user's file."""
     if "aliases" in user:
         _aliases(user["aliases"], where)
@@ -480,8 +493,8 @@ def _check_lists_before_merging(user: Mapping[str, Any], where: str) -> None:
 # ---- JSON parsing hooks -----------------------------------------------------------------------------------------
 
 
-def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> WireObject:
+    out: WireObject = {}
     for key, value in pairs:
         if key in out:
             fail(f"duplicate key {key!r}", key)

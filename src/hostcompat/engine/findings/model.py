@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any, Final, TypeVar
 
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireObject
 
 MAX_SNIPPET_CHARS: Final = 200
 """Evidence snippets are cut to this many characters (an ellipsis marks the cut)."""
@@ -159,9 +160,9 @@ class Evidence:
                 raise InvalidInput("Evidence.snippet must be a string or None", value=self.snippet)
             object.__setattr__(self, "snippet", cut_snippet(self.snippet))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form; unset fields are left out."""
-        out: dict[str, Any] = {"source": self.source}
+        out: WireObject = {"source": self.source}
         for key in ("detail", "offset", "line", "snippet"):
             value = getattr(self, key)
             if value is not None:
@@ -234,9 +235,9 @@ class Finding:
         """The verdict this finding alone implies (see `Severity.verdict`)."""
         return self.severity.verdict
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys); unset optional fields are left out."""
-        out: dict[str, Any] = {
+        out: WireObject = {
             "ruleId": self.rule_id,
             "lane": self.lane.value,
             "severity": self.severity.value,
@@ -301,6 +302,11 @@ _CHECKED_RULE_IDS: set[object] = set()
 _MAX_CHECKED_RULE_IDS = 4096
 
 
+def cut_text(text: str) -> str:
+    """`text` cut to what a finding's title, detail or remediation may hold."""
+    return text if len(text) <= MAX_TEXT_CHARS else text[: MAX_TEXT_CHARS - 1] + "…"
+
+
 def cut_snippet(text: str) -> str:
     """`text` cut to `MAX_SNIPPET_CHARS` characters, the last one an ellipsis when it was cut."""
     return text if len(text) <= MAX_SNIPPET_CHARS else text[: MAX_SNIPPET_CHARS - 1] + "…"
@@ -340,7 +346,7 @@ def _names(value: object, where: str) -> tuple[str, ...]:
     return names
 
 
-def _object(raw: object, what: str, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+def _object(raw: object, what: str, allowed: tuple[str, ...]) -> WireJSON:
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"a {what} must be an object, got {type(raw).__name__}", value=raw)
     unknown = [key for key in raw if key not in allowed]
@@ -349,13 +355,13 @@ def _object(raw: object, what: str, allowed: tuple[str, ...]) -> Mapping[str, An
     return raw
 
 
-def _required(wire: Mapping[str, Any], key: str, what: str) -> Any:
+def _required(wire: WireJSON, key: str, what: str) -> Any:
     if key not in wire:
         raise InvalidInput(f"a {what} needs {key!r}", value=dict(wire))
     return wire[key]
 
 
-def _list_field(wire: Mapping[str, Any], key: str) -> tuple[Any, ...]:
+def _list_field(wire: WireJSON, key: str) -> tuple[Any, ...]:
     value = wire.get(key, [])
     if not isinstance(value, list):
         raise InvalidInput(f"finding {key} must be a list", value=value)
@@ -374,6 +380,7 @@ __all__ = [
     "Severity",
     "Verdict",
     "cut_snippet",
+    "cut_text",
     "parse_enum",
     "weakest",
     "worst",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.findings.model import (
     Evidence,
@@ -22,6 +22,7 @@ from hostcompat.engine.findings.model import (
 )
 from hostcompat.engine.findings.rule_data import RuleRow, bundled_rows, check_rows
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireObject
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class RuleInfo:
     description: str
     source: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys), e.g. for a SARIF rule descriptor."""
         return {
             "ruleId": self.rule_id,

@@ -9,7 +9,7 @@ probe captured and returns findings with rule ids, evidence and a remediation ea
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
 from hostcompat.apps.openai.mapping import (
@@ -21,8 +21,10 @@ from hostcompat.apps.openai.mapping import (
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.hygiene.resources import ResourceUse, check_resource_list, check_ui_resource, read_item
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.tool_meta import ToolInspection, inspect_tool_meta, preview_value, read_tool_list
 from hostcompat.errors import HostCompatError, InvalidInput, InvalidOpenAIMeta
+from hostcompat.wire_json import WireJSON, WireValue
 
 AUDIENCES: Final = ("model", "app")
 """The only values `_meta.ui.visibility` may hold."""
@@ -32,12 +34,13 @@ _META: Final = "tool:_meta"
 
 
 def check_server_hygiene(
-    tools: Sequence[Any] | None,
-    resources: Sequence[Any] | None,
-    ui_resources: Mapping[str, Any] | None,
+    tools: Sequence[WireValue] | None,
+    resources: Sequence[WireValue] | None,
+    ui_resources: WireJSON | None,
     *,
-    call_results: Mapping[str, Any] | None = None,
-    tools_metadata: Mapping[str, Any] | None = None,
+    call_results: WireJSON | None = None,
+    tools_metadata: WireJSON | None = None,
+    digest: ServerDigest | None = None,
 ) -> list[Finding]:
     """Every hygiene finding on a server's tools, UI resources and captured UI tool results, in a stable order.
 
@@ -45,22 +48,28 @@ def check_server_hygiene(
     `ui_resources` maps a URI to what resources/read gave for it: a read result `{contents: [...]}`, an error
     `{error: ...}` or a captured exception. `call_results` maps a UI tool's name to a captured tools/call result
     (without it the text-fallback rule reports that it did not run). `tools_metadata` overrides a tool's `_meta`
-    by name, as in `derive_server_requirements`. Findings come tool by tool, then resource by resource (the
-    tools' references first, then listed, then read URIs), then the tool results.
+    by name, as in `derive_server_requirements`. `digest` (from `digest_server`, as given to `evaluate_all_hosts`)
+    supplies the tool list already read, and `tools` and `tools_metadata` are then not read (a digest made from
+    requirements alone carries no tool list: `tools` is read then). Findings come tool by tool, then resource by
+    resource (the tools' references first, then listed, then read URIs), then the tool results.
 
     Raises:
         InvalidInput: a container of the wrong type (`tools` or `resources` not a list, `ui_resources`,
-            `call_results` or `tools_metadata` not an object, a non-string URI key).
+            `call_results` or `tools_metadata` not an object, a non-string URI key, a `digest` that is not a
+            `ServerDigest`).
     """
-    tool_list = read_tool_list(tools, tools_metadata)
+    if digest is not None and not isinstance(digest, ServerDigest):
+        raise InvalidInput(f"digest must be a ServerDigest, got {type(digest).__name__}", value=digest)
+    if digest is not None and digest.tool_list is not None:
+        tool_list, inspections = digest.tool_list, digest.inspections
+    else:
+        tool_list = read_tool_list(tools, tools_metadata)
+        inspections = tuple(inspect_tool_meta(name, meta) for name, meta in tool_list.entries)
     listed = check_resource_list(resources)
     reads = _reads(ui_resources)
     _check_object(call_results, "call_results")
     findings = list(tool_list.findings)
-    inspections: list[ToolInspection] = []
-    for name, meta in tool_list.entries:
-        inspection = inspect_tool_meta(name, meta)
-        inspections.append(inspection)
+    for (_, meta), inspection in zip(tool_list.entries, inspections, strict=True):
         findings += inspection.findings
         if isinstance(meta, Mapping):
             findings += _tool_rules(inspection, meta)
@@ -73,7 +82,7 @@ def check_server_hygiene(
     return findings
 
 
-def _tool_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
+def _tool_rules(tool: ToolInspection, meta: WireJSON) -> list[Finding]:
     """The tool `_meta` rules beyond those derivation reports: flat key, visibility values, misplaced keys, OpenAI."""
     found: list[Finding] = []
     raw_ui = meta.get(META_UI_KEY)
@@ -100,7 +109,7 @@ def _tool_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
     return found + _openai_rules(tool, meta)
 
 
-def _openai_rules(tool: ToolInspection, meta: Mapping[str, Any]) -> list[Finding]:
+def _openai_rules(tool: ToolInspection, meta: WireJSON) -> list[Finding]:
     already = any(finding.rule_id == "META-OPENAI-001" for finding in tool.findings)
     if already or "_meta" in meta:
         return []
@@ -136,7 +145,7 @@ def _resource_uses(tools: Iterable[ToolInspection]) -> dict[str, ResourceUse]:
 
 
 def _reference_rules(
-    uses: Mapping[str, ResourceUse], listed: Mapping[str, Any], reads: Mapping[str, Any], *, listing_captured: bool
+    uses: Mapping[str, ResourceUse], listed: WireJSON, reads: WireJSON, *, listing_captured: bool
 ) -> list[Finding]:
     """RES-REF-001 when a referenced resource is neither listed nor readable; RES-REF-002 when that is unknown."""
     found: list[Finding] = []
@@ -162,7 +171,7 @@ def _reference_rules(
     return found
 
 
-def _content_rules(ui_tools: Sequence[ToolInspection], call_results: Mapping[str, Any] | None) -> list[Finding]:
+def _content_rules(ui_tools: Sequence[ToolInspection], call_results: WireJSON | None) -> list[Finding]:
     """TOOL-CONTENT-001 per UI tool whose captured result has no meaningful content; TOOL-CONTENT-002 for the rest."""
     found: list[Finding] = []
     unchecked: list[str] = []
@@ -224,7 +233,7 @@ def _flat_path() -> str:
     return f"_meta[{RESOURCE_URI_META_KEY!r}]"
 
 
-def _reads(ui_resources: Mapping[str, Any] | None) -> Mapping[str, Any]:
+def _reads(ui_resources: WireJSON | None) -> WireJSON:
     _check_object(ui_resources, "ui_resources")
     if ui_resources is None:
         return {}

@@ -39,6 +39,7 @@ from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.server.tool_meta import preview_value
 from hostcompat.errors import EmptyResource, HostCompatError, InvalidInput, InvalidOpenAIMeta, ResourceTooLarge
+from hostcompat.wire_json import WireJSON, WireValue
 
 HTML_SNIFF_CHARS: Final = 65_536
 """How much of a document's start is parsed when looking for `<!DOCTYPE html>` or `<html>`."""
@@ -67,13 +68,13 @@ class ResourceUse:
     openai_only: bool = False
 
 
-def is_ui_listing(entry: Mapping[str, Any]) -> bool:
+def is_ui_listing(entry: WireJSON) -> bool:
     """True when a resources/list entry is a UI template: a `ui://` URI or a UI MIME type."""
     uri, mime = entry.get("uri"), entry.get("mimeType")
     return (isinstance(uri, str) and uri.startswith(UI_URI_PREFIX)) or mime in UI_MIME_TYPES
 
 
-def read_item(uri: str, record: object) -> tuple[Mapping[str, Any] | None, str | None]:
+def read_item(uri: str, record: object) -> tuple[WireJSON | None, str | None]:
     """The content item of a captured read that carries `uri`, or why there is none.
 
     A record is a read result `{contents: [...]}`, an error `{error: ...}` or a captured exception.
@@ -97,7 +98,7 @@ def read_item(uri: str, record: object) -> tuple[Mapping[str, Any] | None, str |
 
 
 def check_ui_resource(
-    uri: str, listing: Mapping[str, Any] | None, read: object, *, was_read: bool, use: ResourceUse
+    uri: str, listing: WireJSON | None, read: object, *, was_read: bool, use: ResourceUse
 ) -> list[Finding]:
     """Every resource hygiene finding for one UI resource: its URI, listing entry and captured read."""
     check = _Check(uri, use)
@@ -142,7 +143,7 @@ class _Check:
         except HostCompatError as error:
             self.add("RES-URI-002", f"{error.message}.", _FIX_URI, where)
 
-    def holder_rules(self, holder: Mapping[str, Any], source: str, *, required_mime: bool) -> ResourceUI | None:
+    def holder_rules(self, holder: WireJSON, source: str, *, required_mime: bool) -> ResourceUI | None:
         """MIME, `_meta.ui` and `openai/*` rules of a listing entry or content item; its parsed `_meta.ui`."""
         self.mime_rule(holder.get("mimeType"), source, required=required_mime)
         meta = holder.get("_meta")
@@ -195,7 +196,7 @@ class _Check:
             evidence = Evidence(source, detail="_meta.ui.contentHash", snippet=ui.content_hash)
             self.add("RES-HASH-002", "contentHash is not 'sha256:' + 64 lowercase hex digits.", _FIX_HASH, evidence)
 
-    def openai_rules(self, meta: Mapping[str, Any], source: str) -> None:
+    def openai_rules(self, meta: WireJSON, source: str) -> None:
         if not any(key in meta for key in _OPENAI_RESOURCE_KEYS) or "_meta" in meta:
             return
         try:
@@ -210,7 +211,7 @@ class _Check:
                 evidence = Evidence(source, detail=conflict.openai_key, snippet=preview_value(conflict.openai_value))
                 self.add("RES-OPENAI-001", f"{cut_snippet(conflict.message)}.", _FIX_OPENAI, evidence)
 
-    def content_rules(self, item: Mapping[str, Any], listing_ui: ResourceUI | None) -> None:
+    def content_rules(self, item: WireJSON, listing_ui: ResourceUI | None) -> None:
         source = f"resource-read:{self.uri}"
         content_ui = self.holder_rules(item, source, required_mime=True)
         html = self.html_of(item, source)
@@ -231,7 +232,7 @@ class _Check:
                 detail = f"contentHash {declared} does not match the HTML ({actual})."
                 self.add("RES-HASH-001", detail, _FIX_HASH, evidence)
 
-    def html_of(self, item: Mapping[str, Any], source: str) -> str | None:
+    def html_of(self, item: WireJSON, source: str) -> str | None:
         """The item's HTML (from `text` or a decoded `blob`), or None after a finding saying why not."""
         text, blob = item.get("text"), item.get("blob")
         if (text is None) == (blob is None):
@@ -364,7 +365,7 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def check_resource_list(resources: Sequence[Any] | None) -> dict[str, Mapping[str, Any]]:
+def check_resource_list(resources: Sequence[WireValue] | None) -> dict[str, WireJSON]:
     """The UI entries of a resources/list capture by URI (the first entry of a URI wins); None gives `{}`.
 
     Raises:
@@ -376,7 +377,7 @@ def check_resource_list(resources: Sequence[Any] | None) -> dict[str, Mapping[st
         raise InvalidInput(
             f"resources must be a list of resource objects, got {type(resources).__name__}", value=resources
         )
-    listed: dict[str, Mapping[str, Any]] = {}
+    listed: dict[str, WireJSON] = {}
     for entry in resources:
         if isinstance(entry, Mapping) and isinstance(entry.get("uri"), str) and is_ui_listing(entry):
             listed.setdefault(entry["uri"], entry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from hostcompat.engine.scan.budget import check_deadline
 
@@ -34,7 +35,7 @@ _JS_TYPES = frozenset(
         "text/jsx",
     }
 )
-_URL_ATTRIBUTES = {
+_URL_ATTRIBUTES: dict[str, tuple[str, Literal["resource", "frame"]]] = {
     "img": ("src", "resource"),
     "source": ("src", "resource"),
     "video": ("src", "resource"),
@@ -65,12 +66,12 @@ class ScriptBlock:
     decoded: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MarkupUrl:
     """A URL the markup loads: `directive` is "resource" or "frame"."""
 
     url: str
-    directive: str
+    directive: Literal["resource", "frame"]
     offset: int
 
 
@@ -180,14 +181,14 @@ def _collect_urls(name: str, attributes: dict[str, tuple[str, int]], tag_offset:
         rels = set(attributes.get("rel", ("", 0))[0].lower().split())
         href = attributes.get("href")
         if href and rels & _LINK_RESOURCE_RELS:
-            urls.append(MarkupUrl(html.unescape(href[0]).strip(), "resource", href[1]))
+            urls.append(MarkupUrl(url=html.unescape(href[0]).strip(), directive="resource", offset=href[1]))
         return
     spec = _URL_ATTRIBUTES.get(name)
     if spec is None:
         return
     found = attributes.get(spec[0])
     if found and found[0].strip():
-        urls.append(MarkupUrl(html.unescape(found[0]).strip(), spec[1], found[1]))
+        urls.append(MarkupUrl(url=html.unescape(found[0]).strip(), directive=spec[1], offset=found[1]))
 
 
 def _collect_script(

@@ -8,12 +8,13 @@ an exception; only a `_meta` that is not a mapping at all is misuse.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.constants import META_UI_KEY
 from hostcompat.engine.scan.model import MetaScan, NeedFinding, ScanLimit
 from hostcompat.engine.scan.needs import ALL_NEEDS
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON
 
 __all__ = ["OPENAI_WIDGET_CSP_KEY", "scan_widget_meta"]
 
@@ -31,12 +32,13 @@ _OPENAI_CSP_KEYS: Final = (
     ("connect_domains", "connect", "cspConnectDomains"),
     ("resource_domains", "resource", "cspResourceDomains"),
 )
+
 _MAX_DOMAINS = 256
 _MAX_DOMAIN_CHARS = 2048
 _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
 
 
-def scan_widget_meta(meta: Mapping[str, Any] | None) -> MetaScan:
+def scan_widget_meta(meta: WireJSON | None) -> MetaScan:
     """Read the needs a resource `_meta` declares (None or an empty mapping declares nothing).
 
     Raises:
@@ -56,7 +58,7 @@ def scan_widget_meta(meta: Mapping[str, Any] | None) -> MetaScan:
             _read_csp(ui.get("csp"), "_meta.ui.csp", _MCP_CSP_KEYS, findings, domains, problems)
             permission_names = _read_permissions(ui.get("permissions"), findings, problems)
         else:
-            problems.append(ScanLimit("meta_invalid", "_meta.ui is not an object", None))
+            problems.append(ScanLimit(code="meta_invalid", detail="_meta.ui is not an object", offset=None))
     _read_csp(meta.get(OPENAI_WIDGET_CSP_KEY), OPENAI_WIDGET_CSP_KEY, _OPENAI_CSP_KEYS, findings, domains, problems)
     findings.sort(key=lambda f: _NEED_ORDER.get(f.need, 99))
     return MetaScan(
@@ -81,7 +83,7 @@ def _read_csp(
     if csp is None:
         return
     if not isinstance(csp, Mapping):
-        problems.append(ScanLimit("meta_invalid", f"{path} is not an object", None))
+        problems.append(ScanLimit(code="meta_invalid", detail=f"{path} is not an object", offset=None))
         return
     for key, directive, need in keys:
         value = csp.get(key)
@@ -90,21 +92,29 @@ def _read_csp(
         names = _domain_list(value, f"{path}.{key}", problems)
         domains[directive].extend(names)
         if names and need is not None:
-            findings.append(NeedFinding(need, "meta", "high", "meta", f"{path}.{key}", None))
+            findings.append(
+                NeedFinding(
+                    need=need, kind="meta", confidence="high", via="meta", detail=f"{path}.{key}", evidence=None
+                )
+            )
 
 
 def _domain_list(value: object, path: str, problems: list[ScanLimit]) -> list[str]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        problems.append(ScanLimit("meta_invalid", f"{path} is not a list of origins", None))
+        problems.append(ScanLimit(code="meta_invalid", detail=f"{path} is not a list of origins", offset=None))
         return []
     names: list[str] = []
     for item in value[:_MAX_DOMAINS]:
         if isinstance(item, str) and item.strip() and len(item) <= _MAX_DOMAIN_CHARS:
             names.append(item.strip())
         else:
-            problems.append(ScanLimit("meta_invalid", f"{path} holds a value that is not an origin string", None))
+            problems.append(
+                ScanLimit(code="meta_invalid", detail=f"{path} holds a value that is not an origin string", offset=None)
+            )
     if len(value) > _MAX_DOMAINS:
-        problems.append(ScanLimit("meta_truncated", f"{path} lists over {_MAX_DOMAINS} origins", None))
+        problems.append(
+            ScanLimit(code="meta_truncated", detail=f"{path} lists over {_MAX_DOMAINS} origins", offset=None)
+        )
     return names
 
 
@@ -115,13 +125,24 @@ def _read_permissions(value: object, findings: list[NeedFinding], problems: list
     if isinstance(value, Mapping):
         names = [str(k) for k in value if isinstance(k, str) and k][:_MAX_DOMAINS]
     elif isinstance(value, (list, tuple)):
-        problems.append(ScanLimit("meta_invalid", "_meta.ui.permissions is an array, not an object", None))
+        problems.append(
+            ScanLimit(code="meta_invalid", detail="_meta.ui.permissions is an array, not an object", offset=None)
+        )
         names = [item for item in value if isinstance(item, str) and item][:_MAX_DOMAINS]
     else:
-        problems.append(ScanLimit("meta_invalid", "_meta.ui.permissions is not an object", None))
+        problems.append(ScanLimit(code="meta_invalid", detail="_meta.ui.permissions is not an object", offset=None))
         return []
     if names:
-        findings.append(NeedFinding("sandboxPermissions", "meta", "high", "meta", "_meta.ui.permissions", None))
+        findings.append(
+            NeedFinding(
+                need="sandboxPermissions",
+                kind="meta",
+                confidence="high",
+                via="meta",
+                detail="_meta.ui.permissions",
+                evidence=None,
+            )
+        )
     return sorted(set(names))
 
 

@@ -7,13 +7,24 @@ gives JSON-ready dicts) without touching the scanner again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from hostcompat.engine.scan.needs import ALL_NEEDS, Confidence, Kind, confidence_rank
+from hostcompat.engine.scan.needs import (
+    ALL_NEEDS,
+    Confidence,
+    Directive,
+    ExternalKind,
+    Kind,
+    LimitCode,
+    SdkHow,
+    SdkName,
+    Via,
+    confidence_rank,
+)
+from hostcompat.wire_json import WireObject
 
 __all__ = [
     "DomainUse",
-    "Evidence",
+    "SourceLocation",
     "ExternalCode",
     "MetaScan",
     "NeedFinding",
@@ -25,20 +36,23 @@ __all__ = [
 _COUNTING_KINDS = frozenset({"call", "guarded-call", "automatic", "use", "meta"})
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """Where something was seen: character offset, 1-based line and a short snippet (≤120 chars)."""
+@dataclass(frozen=True, kw_only=True)
+class SourceLocation:
+    """Where in a widget's source something was seen: character offset, 1-based line and a short snippet (≤120
+    chars). A finding's `Evidence` (`hostcompat.engine.findings.model`) names a place in what a server sent; this
+    is a place in one text.
+    """
 
     offset: int
     line: int
     snippet: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"offset": self.offset, "line": self.line, "snippet": self.snippet}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NeedFinding:
     """One piece of evidence that a widget needs a host capability.
 
@@ -49,16 +63,16 @@ class NeedFinding:
     need: str
     kind: Kind
     confidence: Confidence
-    via: str
+    via: Via
     detail: str
-    evidence: Evidence | None
+    evidence: SourceLocation | None
 
     @property
     def counts(self) -> bool:
         """Whether this finding makes the need used (a definition alone does not)."""
         return self.kind in _COUNTING_KINDS
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "need": self.need,
@@ -70,51 +84,51 @@ class NeedFinding:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ExternalCode:
     """Code the widget loads but the scanner did not read: `kind` is "script-src", "module-import",
     "dynamic-import", "importmap" or "worker"; `domain` is None for relative URLs.
     """
 
     url: str
-    kind: str
+    kind: ExternalKind
     domain: str | None
-    evidence: Evidence
+    evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"url": self.url, "kind": self.kind, "domain": self.domain, "evidence": self.evidence.to_dict()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DomainUse:
     """An origin the widget reaches: `directive` is "resource", "connect", "frame" or "mention"."""
 
     domain: str
-    directive: str
+    directive: Directive
     url: str
-    evidence: Evidence
+    evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         evidence = self.evidence.to_dict()
         return {"domain": self.domain, "directive": self.directive, "url": self.url, "evidence": evidence}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SdkDetection:
     """A bridge SDK seen in the widget: `name` is "ext-apps", "openai-apps-sdk", "mcp-ui", "mcp-ui-adapter" or
     "bridge-wrapper"; `how` is "bundled", "imported" or "runtime", and for an mcp-ui adapter what it translates the
     page's actions to ("mcp-apps", "apps-sdk" or "unknown"); `version` only when a fingerprint pins one.
     """
 
-    name: str
-    how: str
+    name: SdkName
+    how: SdkHow
     version: str | None
     detail: str
-    evidence: Evidence
+    evidence: SourceLocation
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "name": self.name,
@@ -125,15 +139,15 @@ class SdkDetection:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScanLimit:
     """Something the scanner could not fully do (over budget, undecodable, not analysed)."""
 
-    code: str
+    code: LimitCode
     detail: str
     offset: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {"code": self.code, "detail": self.detail, "offset": self.offset}
 
@@ -144,7 +158,7 @@ def _needs_used(findings: tuple[NeedFinding, ...], min_confidence: str) -> tuple
     return tuple(need for need in ALL_NEEDS if need in used)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WidgetScan:
     """What one widget's source needs of a host, with the evidence for each need.
 
@@ -171,11 +185,11 @@ class WidgetScan:
         """All findings about one need, in source order."""
         return tuple(f for f in self.findings if f.need == need)
 
-    def domains_for(self, directive: str) -> tuple[str, ...]:
+    def domains_for(self, directive: Directive) -> tuple[str, ...]:
         """Distinct domains used under one directive ("resource", "connect", "frame", "mention"), sorted."""
         return tuple(sorted({d.domain for d in self.domains if d.directive == directive}))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "needs_used": list(self.needs_used()),
@@ -191,7 +205,7 @@ class WidgetScan:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MetaScan:
     """What a resource `_meta` declares: needs, CSP domains per directive, permission names, shape problems."""
 
@@ -207,7 +221,7 @@ class MetaScan:
         """Need ids the metadata declares, in report order."""
         return _needs_used(self.findings, min_confidence)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """JSON-ready form."""
         return {
             "needs_used": list(self.needs_used()),

@@ -23,7 +23,14 @@ __all__ = [
     "OPENAI_METHOD_NEEDS",
     "WIRE_METHOD_NEEDS",
     "Confidence",
+    "Directive",
+    "EmbeddedMedia",
+    "ExternalKind",
     "Kind",
+    "LimitCode",
+    "SdkHow",
+    "SdkName",
+    "Via",
     "confidence_rank",
 ]
 
@@ -34,6 +41,38 @@ a tool handler, a loaded URL), a definition that is not a call (it does not coun
 in the resource `_meta`."""
 
 Confidence = Literal["high", "medium", "low"]
+
+Via = Literal["ext-apps", "json-rpc", "openai", "mcp-ui", "html", "js", "meta", "browser-api", "wrapper"]
+"""The bridge style a need was seen through: the ext-apps `App` API, raw JSON-RPC, `window.openai`, legacy mcp-ui
+actions, the markup, a URL in the code, the resource `_meta`, a browser API gated by the sandbox, or a wrapper
+around one of these."""
+
+Directive = Literal["resource", "connect", "frame", "mention"]
+"""The CSP directive a URL's origin falls under (`mention`: a URL the code only names)."""
+
+ExternalKind = Literal["script-src", "module-import", "dynamic-import", "importmap", "worker", "iframe-url"]
+"""How the widget loads code the scanner did not read."""
+
+SdkName = Literal["ext-apps", "openai-apps-sdk", "mcp-ui", "mcp-ui-adapter", "bridge-wrapper"]
+"""A bridge SDK the scanner recognises."""
+
+SdkHow = Literal["bundled", "imported", "runtime", "mcp-apps", "apps-sdk", "unknown"]
+"""How an SDK is present (bundled, imported, seen at runtime) or, for an mcp-ui adapter, what it translates to."""
+
+LimitCode = Literal[
+    "input_truncated",
+    "blob_undecodable",
+    "external_code_not_analysed",
+    "importmap_invalid",
+    "hits_capped",
+    "embedded_not_scanned",
+    "meta_invalid",
+    "meta_truncated",
+]
+"""What a scan could not fully do."""
+
+EmbeddedMedia = Literal["js", "data-url"]
+"""Embedded code: a (base64 or plain) script, or a whole `data:` URL."""
 
 KINDS: Final = ("call", "guarded-call", "automatic", "use", "declaration", "meta")
 CONFIDENCES: Final = ("high", "medium", "low")

@@ -14,7 +14,6 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
 
 from hostcompat.engine.scan.budget import HitBudget, scan_deadline, ticking
 from hostcompat.engine.scan.embedded import decode_base64_text, decode_data_url, looks_like_code
@@ -23,16 +22,17 @@ from hostcompat.engine.scan.js.scan import JsScan, scan_js
 from hostcompat.engine.scan.js.urls import domain_of
 from hostcompat.engine.scan.model import (
     DomainUse,
-    Evidence,
     ExternalCode,
     NeedFinding,
     ScanLimit,
     SdkDetection,
+    SourceLocation,
     WidgetScan,
 )
-from hostcompat.engine.scan.needs import ALL_NEEDS, Confidence, Kind
+from hostcompat.engine.scan.needs import ALL_NEEDS, Confidence, Directive, Kind, Via
 from hostcompat.engine.scan.raw import RawEmbedded, RawExternal, RawSdk, RawUrl
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
 
 __all__ = ["DEFAULT_MAX_SCAN_CHARS", "scan_deadline", "scan_widget_content", "scan_widget_source"]
 
@@ -55,18 +55,18 @@ _NEED_ORDER = {need: index for index, need in enumerate(ALL_NEEDS)}
 _COUNTING = frozenset({"call", "guarded-call", "automatic", "use", "meta"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Need:
     """A need found, before its evidence is made: only the dozen kept per need ever get a snippet and a line."""
 
     need: str
     kind: Kind
     confidence: Confidence
-    via: str
+    via: Via
     detail: str
     locator: _Locator | None
     offset: int
-    evidence: Evidence | None = None
+    evidence: SourceLocation | None = None
     """Given instead of `locator` and `offset` when it is known already."""
 
     @property
@@ -84,7 +84,14 @@ class _Need:
 
     def finding(self) -> NeedFinding:
         evidence = self.evidence if self.locator is None else self.locator.evidence(self.offset)
-        return NeedFinding(self.need, self.kind, self.confidence, self.via, self.detail, evidence)
+        return NeedFinding(
+            need=self.need,
+            kind=self.kind,
+            confidence=self.confidence,
+            via=self.via,
+            detail=self.detail,
+            evidence=evidence,
+        )
 
 
 @dataclass
@@ -136,12 +143,12 @@ class _Locator:
         lines.insert(index, line)
         return line
 
-    def evidence(self, offset: int) -> Evidence:
+    def evidence(self, offset: int) -> SourceLocation:
         start = max(0, offset - _SNIPPET_BEFORE)
         snippet = _BLANK.sub(" ", self.text[start : start + _SNIPPET_CHARS * 2]).strip()[:_SNIPPET_CHARS]
         if self.anchor is not None:
-            return Evidence(self.anchor, self.anchor_line, snippet)
-        return Evidence(offset, self.line(min(offset, self.end)), snippet)
+            return SourceLocation(offset=self.anchor, line=self.anchor_line, snippet=snippet)
+        return SourceLocation(offset=offset, line=self.line(min(offset, self.end)), snippet=snippet)
 
 
 def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
@@ -154,13 +161,13 @@ def scan_widget_source(html: str, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) ->
     end = min(len(html), max_chars)
     if end < len(html):
         detail = f"input is {len(html)} characters; only the first {end} were scanned"
-        collected.limits.append(ScanLimit("input_truncated", detail, end))
+        collected.limits.append(ScanLimit(code="input_truncated", detail=detail, offset=end))
     locator = _Locator(html, end, None, 0)
     _scan_text(html, end, locator, collected, depth=0)
     return _finish(collected, scanned=end, total=len(html))
 
 
-def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
+def scan_widget_content(content: WireJSON, *, max_chars: int = DEFAULT_MAX_SCAN_CHARS) -> WidgetScan:
     """Scan one `resources/read` content item: its `text`, else its base64 `blob`."""
     if not isinstance(content, Mapping):
         raise InvalidInput("a resource content item must be a mapping", value=content)
@@ -175,8 +182,20 @@ def scan_widget_content(content: Mapping[str, Any], *, max_chars: int = DEFAULT_
         raise InvalidInput("a resource content item needs a str `text` or `blob`", value=content)
     decoded = decode_base64_text(blob, max_chars)
     if decoded is None:
-        limit = ScanLimit("blob_undecodable", "the blob is not base64-encoded UTF-8 text; nothing was analysed", 0)
-        return WidgetScan((), False, False, (), (), (), (limit,), 0, len(blob))
+        limit = ScanLimit(
+            code="blob_undecodable", detail="the blob is not base64-encoded UTF-8 text; nothing was analysed", offset=0
+        )
+        return WidgetScan(
+            findings=(),
+            code_analysed=False,
+            complete=False,
+            external_code=(),
+            domains=(),
+            sdks=(),
+            limits=(limit,),
+            scanned_chars=0,
+            total_chars=len(blob),
+        )
     scan = scan_widget_source(decoded, max_chars=max_chars)
     return scan if len(blob) <= (max_chars // 3 + 1) * 4 else _truncated_blob(scan, len(blob))
 
@@ -188,28 +207,40 @@ def _external_page(text: str) -> WidgetScan:
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
         url = line.strip()
         if url and not url.startswith("#"):
-            evidence = Evidence(offset, number, url[:_SNIPPET_CHARS])
-            externals.append(ExternalCode(url[:2048], "iframe-url", domain_of(url), evidence))
+            evidence = SourceLocation(offset=offset, line=number, snippet=url[:_SNIPPET_CHARS])
+            externals.append(ExternalCode(url=url[:2048], kind="iframe-url", domain=domain_of(url), evidence=evidence))
         offset += len(line)
         if len(externals) >= _MAX_FINDINGS_PER_NEED:
             break
     detail = f"the widget is an external page ({len(externals)} URL(s)); its code was not read"
-    limit = ScanLimit("external_code_not_analysed", detail, None)
-    return WidgetScan((), False, False, tuple(externals), (), (), (limit,), len(text), len(text))
+    limit = ScanLimit(code="external_code_not_analysed", detail=detail, offset=None)
+    return WidgetScan(
+        findings=(),
+        code_analysed=False,
+        complete=False,
+        external_code=tuple(externals),
+        domains=(),
+        sdks=(),
+        limits=(limit,),
+        scanned_chars=len(text),
+        total_chars=len(text),
+    )
 
 
 def _truncated_blob(scan: WidgetScan, blob_chars: int) -> WidgetScan:
-    limit = ScanLimit("input_truncated", f"the blob has {blob_chars} characters; only its start was decoded", None)
+    limit = ScanLimit(
+        code="input_truncated", detail=f"the blob has {blob_chars} characters; only its start was decoded", offset=None
+    )
     return WidgetScan(
-        scan.findings,
-        scan.code_analysed,
-        False,
-        scan.external_code,
-        scan.domains,
-        scan.sdks,
-        (*scan.limits, limit),
-        scan.scanned_chars,
-        scan.total_chars,
+        findings=scan.findings,
+        code_analysed=scan.code_analysed,
+        complete=False,
+        external_code=scan.external_code,
+        domains=scan.domains,
+        sdks=scan.sdks,
+        limits=(*scan.limits, limit),
+        scanned_chars=scan.scanned_chars,
+        total_chars=scan.total_chars,
     )
 
 
@@ -238,14 +269,26 @@ def _scan_text(text: str, end: int, locator: _Locator, collected: _Collected, de
             continue
         _domain(collected, domain, url.directive, url.url, locator, url.offset)
         need = "cspFrameDomains" if url.directive == "frame" else "cspResourceDomains"
-        collected.needs.append(_Need(need, "use", "high", "html", url.url[:200], locator, url.offset))
+        collected.needs.append(
+            _Need(
+                need=need,
+                kind="use",
+                confidence="high",
+                via="html",
+                detail=url.url[:200],
+                locator=locator,
+                offset=url.offset,
+            )
+        )
 
 
-def _domain(collected: _Collected, domain: str, directive: str, url: str, locator: _Locator, offset: int) -> None:
+def _domain(collected: _Collected, domain: str, directive: Directive, url: str, locator: _Locator, offset: int) -> None:
     """Record the first use of `domain` under `directive` (later ones add nothing: the report keeps the first)."""
     if (domain, directive) not in collected.domain_keys:
         collected.domain_keys.add((domain, directive))
-        collected.domains.append(DomainUse(domain, directive, url, locator.evidence(offset)))
+        collected.domains.append(
+            DomainUse(domain=domain, directive=directive, url=url, evidence=locator.evidence(offset))
+        )
 
 
 def _line(locator: _Locator, offset: int) -> int:
@@ -255,13 +298,23 @@ def _line(locator: _Locator, offset: int) -> int:
 def _script_src(src: str, offset: int, locator: _Locator, collected: _Collected, depth: int) -> None:
     evidence = locator.evidence(offset)
     if src[:5].lower() == "data:":
-        _embedded(RawEmbedded(offset, src, False, "data-url"), locator, collected, depth)
+        _embedded(RawEmbedded(offset=offset, payload=src, base64=False, media="data-url"), locator, collected, depth)
         return
     domain = domain_of(src)
-    _add_external(collected, ExternalCode(src, "script-src", domain, evidence))
+    _add_external(collected, ExternalCode(url=src, kind="script-src", domain=domain, evidence=evidence))
     if domain is not None:
         _domain(collected, domain, "resource", src, locator, offset)
-        collected.needs.append(_Need("cspResourceDomains", "use", "high", "html", src[:200], locator, offset))
+        collected.needs.append(
+            _Need(
+                need="cspResourceDomains",
+                kind="use",
+                confidence="high",
+                via="html",
+                detail=src[:200],
+                locator=locator,
+                offset=offset,
+            )
+        )
 
 
 def _import_map(content: str, offset: int, locator: _Locator, collected: _Collected) -> None:
@@ -269,11 +322,13 @@ def _import_map(content: str, offset: int, locator: _Locator, collected: _Collec
     try:
         parsed = json.loads(content)
     except ValueError:
-        collected.limits.append(ScanLimit("importmap_invalid", "an import map is not valid JSON", offset))
+        collected.limits.append(
+            ScanLimit(code="importmap_invalid", detail="an import map is not valid JSON", offset=offset)
+        )
         return
     for url in _import_map_urls(parsed):
         domain = domain_of(url)
-        _add_external(collected, ExternalCode(url, "importmap", domain, evidence))
+        _add_external(collected, ExternalCode(url=url, kind="importmap", domain=domain, evidence=evidence))
         if domain is not None:
             _domain(collected, domain, "resource", url, locator, offset)
 
@@ -309,7 +364,16 @@ def _collect_js(result: JsScan, locator: _Locator, collected: _Collected) -> Non
     collected.ext_apps = collected.ext_apps or result.ext_apps_present
     collected.auto_resize_off = collected.auto_resize_off or result.auto_resize_off
     collected.needs.extend(
-        _Need(r.need, r.kind, r.confidence, r.via, r.detail, locator, r.offset) for r in result.needs
+        _Need(
+            need=r.need,
+            kind=r.kind,
+            confidence=r.confidence,
+            via=r.via,
+            detail=r.detail,
+            locator=locator,
+            offset=r.offset,
+        )
+        for r in result.needs
     )
     collected.sdks.extend(_sdk(raw, locator) for raw in result.sdks)
     for url in result.urls:
@@ -323,11 +387,15 @@ def _collect_js(result: JsScan, locator: _Locator, collected: _Collected) -> Non
 def _note_capped(collected: _Collected) -> None:
     """Say once that the scan's hit or stretch budget left something out."""
     if not any(limit.code == "hits_capped" for limit in collected.limits):
-        collected.limits.append(ScanLimit("hits_capped", "too many candidate names; later ones were skipped", None))
+        collected.limits.append(
+            ScanLimit(code="hits_capped", detail="too many candidate names; later ones were skipped", offset=None)
+        )
 
 
 def _sdk(raw: RawSdk, locator: _Locator) -> SdkDetection:
-    return SdkDetection(raw.name, raw.how, None, raw.detail, locator.evidence(raw.offset))
+    return SdkDetection(
+        name=raw.name, how=raw.how, version=None, detail=raw.detail, evidence=locator.evidence(raw.offset)
+    )
 
 
 def _url(raw: RawUrl, locator: _Locator, collected: _Collected) -> None:
@@ -336,14 +404,27 @@ def _url(raw: RawUrl, locator: _Locator, collected: _Collected) -> None:
         return
     _domain(collected, domain, raw.directive, raw.url, locator, raw.offset)
     need = {"connect": "cspConnectDomains", "frame": "cspFrameDomains"}.get(raw.directive, "cspResourceDomains")
-    collected.needs.append(_Need(need, "use", raw.confidence, "js", raw.url[:200], locator, raw.offset))
+    collected.needs.append(
+        _Need(
+            need=need,
+            kind="use",
+            confidence=raw.confidence,
+            via="js",
+            detail=raw.url[:200],
+            locator=locator,
+            offset=raw.offset,
+        )
+    )
 
 
 def _external(raw: RawExternal, locator: _Locator, collected: _Collected) -> None:
     if len(collected.externals) >= _MAX_EXTERNALS:  # counted, without making its evidence
         collected.externals_left_out += 1
         return
-    _add_external(collected, ExternalCode(raw.url, raw.kind, domain_of(raw.url), locator.evidence(raw.offset)))
+    _add_external(
+        collected,
+        ExternalCode(url=raw.url, kind=raw.kind, domain=domain_of(raw.url), evidence=locator.evidence(raw.offset)),
+    )
 
 
 def _add_external(collected: _Collected, external: ExternalCode) -> None:
@@ -357,7 +438,9 @@ def _embedded(raw: RawEmbedded, locator: _Locator, collected: _Collected, depth:
     """Decode and scan embedded code one level deeper; report what could not be read."""
     budget = _MAX_EMBEDDED_CHARS - collected.embedded_chars
     if depth >= _MAX_EMBED_DEPTH or budget <= 0:
-        collected.limits.append(ScanLimit("embedded_not_scanned", "embedded code over the depth or size budget", None))
+        collected.limits.append(
+            ScanLimit(code="embedded_not_scanned", detail="embedded code over the depth or size budget", offset=None)
+        )
         return
     text: str | None
     media = "text/javascript"
@@ -390,7 +473,18 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
     if collected.ext_apps and not collected.auto_resize_off:
         first = next(s for s in collected.sdks if s.name == "ext-apps")
         detail = "autoResize (on by default)"
-        needs.append(_Need("sizeChanged", "automatic", "medium", "ext-apps", detail, None, -1, first.evidence))
+        needs.append(
+            _Need(
+                need="sizeChanged",
+                kind="automatic",
+                confidence="medium",
+                via="ext-apps",
+                detail=detail,
+                locator=None,
+                offset=-1,
+                evidence=first.evidence,
+            )
+        )
     findings = [
         need.finding() for need in _cap(sorted(needs, key=lambda f: (_NEED_ORDER.get(f.need, 99), f.sort_offset)))
     ]
@@ -400,7 +494,7 @@ def _finish(collected: _Collected, scanned: int, total: int) -> WidgetScan:
     truncated = any(limit.code == "input_truncated" for limit in limits)
     if externals:
         detail = f"{len(externals) + collected.externals_left_out} external script(s) or module(s) were not read"
-        limits.append(ScanLimit("external_code_not_analysed", detail, None))
+        limits.append(ScanLimit(code="external_code_not_analysed", detail=detail, offset=None))
     code_analysed = counted or (not externals and not truncated)
     complete = not externals and not any(
         limit.code in ("input_truncated", "hits_capped", "embedded_not_scanned") for limit in limits

@@ -10,9 +10,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireObject
 
 WIDGET_NEEDS: Final = (
     "serverTools",
@@ -25,6 +26,7 @@ WIDGET_NEEDS: Final = (
     "cspFrameDomains",
     "logging",
 )
+
 """MCPJam's nine widget capability needs, in the order its verdicts check them. Other need names are kept too."""
 
 SANDBOX_PERMISSION_NAMES_KEY: Final = "sandboxPermissionNames"
@@ -107,9 +109,9 @@ class WidgetUsage:
             guarded={} if guarded is None else guarded,
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """MCPJam's JSON shape (permission tools written whenever names are); `from_dict` reads it back equal."""
-        out: dict[str, Any] = {need: list(tools) for need, tools in self.needs.items()}
+        out: WireObject = {need: list(tools) for need, tools in self.needs.items()}
         if self.sandbox_permission_names is not None:
             out[SANDBOX_PERMISSION_NAMES_KEY] = list(self.sandbox_permission_names)
         if self.sandbox_permission_tools or self.sandbox_permission_names is not None:
@@ -210,9 +212,9 @@ class ConnectionFacts:
             server_version=info.get("version"),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form read by `from_dict` (unset facts left out)."""
-        out: dict[str, Any] = {}
+        out: WireObject = {}
         if self.protocol_version is not None:
             out["protocolVersion"] = self.protocol_version
         if self.transport is not None:
@@ -223,14 +225,14 @@ class ConnectionFacts:
         return out
 
 
-def as_widget_usage(value: WidgetUsage | Mapping[str, Any] | None) -> WidgetUsage | None:
+def as_widget_usage(value: WidgetUsage | WireJSON | None) -> WidgetUsage | None:
     """`value` as a `WidgetUsage`: kept when it is one, parsed when it is MCPJam's JSON shape, None stays None."""
     if value is None or isinstance(value, WidgetUsage):
         return value
     return WidgetUsage.from_dict(value)
 
 
-def as_connection_facts(value: ConnectionFacts | Mapping[str, Any] | None) -> ConnectionFacts | None:
+def as_connection_facts(value: ConnectionFacts | WireJSON | None) -> ConnectionFacts | None:
     """`value` as `ConnectionFacts`: kept, parsed from its JSON shape, or None."""
     if value is None or isinstance(value, ConnectionFacts):
         return value

@@ -17,6 +17,7 @@ from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
 from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.wire_json import WireJSON, WireValue
 
 MAX_VALUE_CHARS: Final = 1024
 """The longest name, title, URI or MIME type carried into a check (hosts cap tool names near 64)."""
@@ -43,12 +44,12 @@ def _long(value: object) -> TypeGuard[str]:
 class CutValues:
     """Tool and resource listings with every long value cut, and one finding per tool or resource that had one."""
 
-    tools: tuple[Any, ...]
-    resources: tuple[Any, ...]
+    tools: tuple[WireValue, ...]
+    resources: tuple[WireValue, ...]
     findings: tuple[Finding, ...]
 
 
-def cut_long_values(tools: Sequence[Any], resources: Sequence[Any]) -> CutValues:
+def cut_long_values(tools: Sequence[WireValue], resources: Sequence[WireValue]) -> CutValues:
     """Cut long names, titles, widget URIs and MIME types in tools/list and resources/list items.
 
     Tool keys: `name`, `title`, `annotations.title`, `_meta.ui.resourceUri`, `_meta["ui/resourceUri"]` and
@@ -64,7 +65,7 @@ def cut_long_values(tools: Sequence[Any], resources: Sequence[Any]) -> CutValues
     )
 
 
-def cut_content_item(item: Mapping[str, Any]) -> Mapping[str, Any]:
+def cut_content_item(item: WireJSON) -> WireJSON:
     """A `resources/read` content item with a long `uri` or `mimeType` cut (its `text` or `blob` is kept whole)."""
     if not any(_long(item.get(key)) for key in _CONTENT_KEYS):
         return item
@@ -135,7 +136,7 @@ def _cut_resource(resource: object, index: int, findings: list[Finding]) -> obje
     return copied
 
 
-def _cut_keys(holder: Mapping[str, Any], keys: tuple[str, ...], prefix: str, cuts: list[tuple[str, int]]) -> Any:
+def _cut_keys(holder: WireJSON, keys: tuple[str, ...], prefix: str, cuts: list[tuple[str, int]]) -> Any:
     """`holder`, or a shallow copy with its long values under `keys` cut; each cut is added to `cuts`."""
     copied: Any = holder
     for key in keys:

@@ -10,9 +10,10 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireObject
 
 RUN_STATUSES: Final = ("rendered", "blank", "no-bridge", "timeout", "crashed", "flooded", "failed")
 """How a run ended: painted something; painted nothing; never spoke the bridge; stopped at its time limit; the
@@ -37,7 +38,7 @@ class ObservedIssue:
             raise InvalidInput("an observed issue needs a detail", value=self.detail)
         object.__setattr__(self, "detail", self.detail[:_MAX_TEXT])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form."""
         return {"ruleId": self.rule_id, "detail": self.detail}
 
@@ -89,7 +90,7 @@ class ObservedRun:
             raise InvalidInput("ObservedRun.issues must hold ObservedIssue values", value=issues)
         object.__setattr__(self, "issues", issues[:_MAX_ITEMS])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys); `from_dict` reads it back equal."""
         return {
             "hostId": self.host_id,

@@ -9,12 +9,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.findings.model import Finding
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage, as_connection_facts, as_widget_usage
-from hostcompat.engine.server.tool_meta import MAX_TOOLS, Bridge, ToolInspection, inspect_tool_meta, read_tool_list
+from hostcompat.engine.server.tool_meta import (
+    MAX_TOOLS,
+    Bridge,
+    ToolInspection,
+    ToolList,
+    inspect_tool_meta,
+    read_tool_list,
+)
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 UNKNOWN_TOOLS_NOT_LOADED: Final = "widget usage (tools metadata not loaded)"
 UNKNOWN_WIDGETS_NOT_ANALYZED: Final = "widget capabilities (widget HTML not analyzed)"
@@ -63,9 +71,9 @@ class ServerRequirements:
         """Widget tool name → its declared visibility (None when omitted or malformed)."""
         return MappingProxyType({tool.name: tool.visibility for tool in self.widget_tools})
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """MCPJam's JSON shape (`widgets`, `appOnlyWidgets`, `hasWidgets`, …) plus `widgetTools`, `toolFindings`."""
-        out: dict[str, Any] = {
+        out: WireObject = {
             "widgets": {
                 "mcpAppsOnly": list(self.mcp_apps_only),
                 "openaiAppsOnly": list(self.openai_apps_only),
@@ -100,11 +108,11 @@ class _Buckets:
 
 
 def derive_server_requirements(
-    tools: Sequence[Any] | None,
-    widget_usage: WidgetUsage | Mapping[str, Any] | None = None,
-    connection_facts: ConnectionFacts | Mapping[str, Any] | None = None,
+    tools: Sequence[WireValue] | None,
+    widget_usage: WidgetUsage | WireJSON | None = None,
+    connection_facts: ConnectionFacts | WireJSON | None = None,
     *,
-    tools_metadata: Mapping[str, Any] | None = None,
+    tools_metadata: WireJSON | None = None,
     tools_truncated: bool = False,
 ) -> ServerRequirements:
     """Bucket a server's widget tools by bridge and record what stays unknown (MCPJam's semantics).
@@ -118,6 +126,33 @@ def derive_server_requirements(
         InvalidInput: `tools` is not a list, `tools_metadata` not an object, `tools_truncated` not a bool, or
             `widget_usage` / `connection_facts` malformed.
     """
+    return read_server_tools(
+        tools, widget_usage, connection_facts, tools_metadata=tools_metadata, tools_truncated=tools_truncated
+    ).requirements
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerTools:
+    """The requirements with what they were read from: the usable tool list and each entry's `_meta` inspection
+    (`inspections[i]` is `tool_list.entries[i]`'s), for checks that need every tool and not only widget tools.
+    """
+
+    requirements: ServerRequirements
+    tool_list: ToolList
+    inspections: tuple[ToolInspection, ...]
+
+
+def read_server_tools(
+    tools: Sequence[WireValue] | None,
+    widget_usage: WidgetUsage | WireJSON | None = None,
+    connection_facts: ConnectionFacts | WireJSON | None = None,
+    *,
+    tools_metadata: WireJSON | None = None,
+    tools_truncated: bool = False,
+) -> ServerTools:
+    """`derive_server_requirements`, keeping the tool list and the inspections it read (same arguments, same
+    errors).
+    """
     if not isinstance(tools_truncated, bool):
         raise InvalidInput("tools_truncated must be a bool", value=tools_truncated)
     usage = as_widget_usage(widget_usage)
@@ -125,9 +160,11 @@ def derive_server_requirements(
     tool_list = read_tool_list(tools, tools_metadata)
     buckets = _Buckets()
     widgets: list[ToolInspection] = []
+    inspections: list[ToolInspection] = []
     findings = list(tool_list.findings)
     for name, meta in tool_list.entries:
         inspection = inspect_tool_meta(name, meta)
+        inspections.append(inspection)
         findings.extend(inspection.findings)
         if inspection.bridge is not None:
             widgets.append(inspection)
@@ -141,7 +178,7 @@ def derive_server_requirements(
         unknown.append(UNKNOWN_TOOLS_TRUNCATED)
     if tool_list.over_limit:
         unknown.append(UNKNOWN_TOOLS_OVER_LIMIT)
-    return ServerRequirements(
+    requirements = ServerRequirements(
         mcp_apps_only=tuple(buckets.mcp_apps_only),
         openai_apps_only=tuple(buckets.openai_apps_only),
         dual=tuple(buckets.dual),
@@ -154,6 +191,7 @@ def derive_server_requirements(
         tool_names=tuple(name for name, _ in tool_list.entries),
         tools_loaded=tool_list.loaded,
     )
+    return ServerTools(requirements=requirements, tool_list=tool_list, inspections=tuple(inspections))
 
 
 __all__ = [
@@ -164,7 +202,9 @@ __all__ = [
     "Bridge",
     "ConnectionFacts",
     "ServerRequirements",
+    "ServerTools",
     "ToolInspection",
     "WidgetUsage",
     "derive_server_requirements",
+    "read_server_tools",
 ]

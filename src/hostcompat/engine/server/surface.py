@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.server.schema_constructs import schema_constructs
 from hostcompat.engine.server.tool_meta import MAX_TOOLS
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 RESULT_CONTENT_TYPES: Final = ("resource_link", "resource", "image", "audio")
 """The content block types of a tool result that some hosts mishandle."""
@@ -23,7 +24,7 @@ MAX_RESULT_BLOCKS: Final = 1_000
 
 _NO_USES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = MappingProxyType({})
 _NO_TOOLS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
-_NO_RESULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({})
+_NO_RESULTS: Final[Mapping[str, WireJSON]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,8 @@ class ServerSurface:
     structured_result_tools: tuple[str, ...] = ()
     result_content: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NO_TOOLS, hash=False)
     results_captured: bool = False
-    results: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_RESULTS, hash=False)
-    output_schemas: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_RESULTS, hash=False)
+    results: Mapping[str, WireJSON] = field(default_factory=lambda: _NO_RESULTS, hash=False)
+    output_schemas: Mapping[str, WireJSON] = field(default_factory=lambda: _NO_RESULTS, hash=False)
     closed_input_tools: tuple[str, ...] = ()
 
     @classmethod
@@ -54,7 +55,7 @@ class ServerSurface:
         """A surface that knows only the tool names (no schemas, no results)."""
         return cls(tool_names=tuple(tool_names))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys)."""
         return {
             "toolNames": list(self.tool_names),
@@ -72,7 +73,7 @@ class ServerSurface:
 
 
 def describe_server_surface(
-    tools: Sequence[Any] | None, *, call_results: Mapping[str, Any] | None = None
+    tools: Sequence[WireValue] | None, *, call_results: WireJSON | None = None
 ) -> ServerSurface:
     """Read the tool list (and captured results) once for the server-lane checks.
 
@@ -94,7 +95,7 @@ def describe_server_surface(
     names: list[str] = []
     seen: set[str] = set()
     uses: dict[str, list[tuple[str, str]]] = {}
-    output_schemas: dict[str, Mapping[str, Any]] = {}
+    output_schemas: dict[str, WireJSON] = {}
     closed: list[str] = []
     for tool in (tools or ())[:MAX_TOOLS]:
         name = tool.get("name") if isinstance(tool, Mapping) else None
@@ -127,7 +128,7 @@ def describe_server_surface(
 
 
 def _result_facts(
-    names: Sequence[str], call_results: Mapping[str, Any] | None
+    names: Sequence[str], call_results: WireJSON | None
 ) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
     if not call_results:
         return (), _NO_TOOLS

@@ -18,6 +18,7 @@ from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.errors import HostCompatError, InvalidInput
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 MAX_TOOLS: Final = 10_000
 """The most tools read from one list; later ones are left out (`ToolList.over_limit`)."""
@@ -66,7 +67,7 @@ class ToolInspection:
         """The resource a host renders for this tool: the MCP Apps URI, else the OpenAI template (as MCPJam does)."""
         return self.resource_uri if self.resource_uri is not None else self.openai_template
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys; `visibility` null when omitted)."""
         return {
             "name": self.name,
@@ -86,13 +87,13 @@ class ToolList:
     never changed.
     """
 
-    entries: tuple[tuple[str, Any], ...] = ()
+    entries: tuple[tuple[str, WireValue], ...] = ()
     findings: tuple[Finding, ...] = ()
     loaded: bool = False
     over_limit: bool = False
 
 
-def read_tool_list(tools: Sequence[Any] | None, tools_metadata: Mapping[str, Any] | None = None) -> ToolList:
+def read_tool_list(tools: Sequence[WireValue] | None, tools_metadata: WireJSON | None = None) -> ToolList:
     """The (name, metadata) pairs of a tool list, skipping unusable entries with a finding each.
 
     An entry that is not an object with a non-empty string `name` gets TOOL-SHAPE-001; a repeated name gets
@@ -167,7 +168,7 @@ def _bridge(mcp_apps: bool, openai: bool) -> Bridge | None:
     return Bridge.OPENAI_SDK if openai else None
 
 
-def _mcp_apps_uri(name: str, meta: Mapping[str, Any], ui: Mapping[str, Any] | None, out: list[Finding]) -> str | None:
+def _mcp_apps_uri(name: str, meta: WireJSON, ui: WireJSON | None, out: list[Finding]) -> str | None:
     if ui is not None and "resourceUri" in ui:
         value, path = ui["resourceUri"], _NESTED_URI_PATH
     elif RESOURCE_URI_META_KEY in meta:
@@ -183,7 +184,7 @@ def _mcp_apps_uri(name: str, meta: Mapping[str, Any], ui: Mapping[str, Any] | No
     return None
 
 
-def _openai_template(name: str, meta: Mapping[str, Any], out: list[Finding]) -> str | None:
+def _openai_template(name: str, meta: WireJSON, out: list[Finding]) -> str | None:
     value = meta.get(OPENAI_OUTPUT_TEMPLATE)
     if isinstance(value, str) and value:
         return value
@@ -194,7 +195,7 @@ def _openai_template(name: str, meta: Mapping[str, Any], out: list[Finding]) -> 
     return None
 
 
-def _visibility(name: str, ui: Mapping[str, Any] | None, out: list[Finding]) -> tuple[str, ...] | None:
+def _visibility(name: str, ui: WireJSON | None, out: list[Finding]) -> tuple[str, ...] | None:
     value = None if ui is None else ui.get("visibility")
     if value is None:
         return None
@@ -209,7 +210,7 @@ def _visibility(name: str, ui: Mapping[str, Any] | None, out: list[Finding]) -> 
     return None
 
 
-def _other_field_findings(name: str, ui: Mapping[str, Any]) -> list[Finding]:
+def _other_field_findings(name: str, ui: WireJSON) -> list[Finding]:
     """META-SHAPE-001 for the `_meta.ui` fields that derivation does not read itself (types, keys, nesting)."""
     rest = {key: value for key, value in ui.items() if key not in _CHECKED_ELSEWHERE}
     try:

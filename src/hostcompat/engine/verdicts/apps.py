@@ -7,28 +7,26 @@ fact's note, and a tool the host cannot (or may not) render gets no capability f
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from hostcompat.engine.catalog.model import Fact
 from hostcompat.engine.findings.fixes import record_fact_fix
-from hostcompat.engine.findings.model import Evidence, Severity, cut_snippet
+from hostcompat.engine.findings.model import Severity
 from hostcompat.engine.findings.rules import finding_for
-from hostcompat.engine.server.tool_meta import Bridge, ToolInspection
-from hostcompat.engine.verdicts.capabilities import LEGACY_FORMAT, MCP_APPS_FORMAT, OPENAI_FORMAT, evaluate_capabilities
+from hostcompat.engine.server.digest import BRIDGE_NAMES, RENDER_RULE_LEVELS, ServerDigest
+from hostcompat.engine.server.tool_meta import Bridge
+from hostcompat.engine.verdicts.capabilities import evaluate_capabilities
 from hostcompat.engine.verdicts.model import (
-    MAX_EVIDENCE,
     LaneBuilder,
-    PreparedServer,
     ToolSet,
     cut_text,
     fact_evidence,
     fact_fields,
-    name_list,
     note_suffix,
     weakest_fact,
 )
+from hostcompat.engine.verdicts.needs import LEGACY_FORMAT, MCP_APPS_FORMAT, OPENAI_FORMAT
 from hostcompat.engine.verdicts.observed import evaluate_observed
 
 _RANK: Final = {"unsupported": 0, "unknown": 1, "partial": 2, "supported": 3}
@@ -39,16 +37,11 @@ _BRIDGE_FORMATS: Final = {
     Bridge.OPENAI_SDK: (OPENAI_FORMAT,),
     Bridge.DUAL: (MCP_APPS_FORMAT, OPENAI_FORMAT),
 }
-_BRIDGE_NAMES: Final = {
-    Bridge.MCP_APPS: "MCP Apps",
-    Bridge.OPENAI_SDK: "OpenAI Apps SDK",
-    Bridge.DUAL: "MCP Apps or OpenAI Apps SDK",
-}
 APP_ONLY_HIDDEN_FACT: Final = "server.features.appOnlyToolsHidden"
 _RENDER_RULES: Final = ("APPS-RENDER-001", "APPS-RENDER-002", "APPS-RENDER-003", "APPS-RENDER-004")
 
 
-def evaluate_apps_lane(server: PreparedServer, lane: LaneBuilder) -> None:
+def evaluate_apps_lane(server: ServerDigest, lane: LaneBuilder) -> None:
     """Add the apps-lane findings of `lane.host` for `server` to `lane` (MCPJam: only when there are widgets)."""
     requirements = server.requirements
     for dimension in requirements.unknown_dimensions:
@@ -63,63 +56,21 @@ def evaluate_apps_lane(server: PreparedServer, lane: LaneBuilder) -> None:
 # ---- rendering --------------------------------------------------------------------------------------------------
 
 
-def _widgets_by_bridge(server: PreparedServer) -> dict[Bridge, tuple[ToolInspection, ...]]:
-    grouped: dict[Bridge, list[ToolInspection]] = {}
-    for tool in server.requirements.widget_tools:
-        if tool.bridge is not None:
-            grouped.setdefault(tool.bridge, []).append(tool)
-    return {bridge: tuple(grouped[bridge]) for bridge in _BRIDGE_FORMATS if bridge in grouped}
-
-
-def _render_findings(server: PreparedServer, lane: LaneBuilder) -> frozenset[str]:
+def _render_findings(server: ServerDigest, lane: LaneBuilder) -> frozenset[str]:
     """One finding per render rule over every bridge; returns the widget tools the host renders at all."""
-    by_bridge = server.memoized("apps.by-bridge", lambda: _widgets_by_bridge(server))
-    support = {bridge: _bridge_support(lane, bridge) for bridge in by_bridge}
+    groups = server.render_groups
+    support = {bridge: _bridge_support(lane, bridge) for bridge in groups}
     if all(level == "supported" for level, _ in support.values()):
-        return server.memoized("apps.widget-names", lambda: _names(by_bridge))
-    groups = {
-        bridge: server.memoized(
-            ("apps.render-groups", bridge, level), functools.partial(_render_groups, level, by_bridge[bridge])
+        return server.widget_tool_names
+    for order, wanted in enumerate(RENDER_RULE_LEVELS):
+        parts = tuple(
+            (bridge, facts) for bridge, (level, facts) in support.items() if level == wanted and groups[bridge][order]
         )
-        for bridge, (level, _) in support.items()
-    }
-    for order in range(len(_RENDER_RULES)):
-        parts = tuple((bridge, facts) for bridge, (_, facts) in support.items() if groups[bridge][order])
         if parts:
-            bridges = tuple(bridge for bridge, _ in parts)
-            selected = server.memoized(
-                ("apps.render", order, bridges), functools.partial(_render_selection, order, bridges, groups)
-            )
+            selected = server.render_selections[order, tuple(bridge for bridge, _ in parts)]
             _render_finding(lane, order, parts, selected)
-    return _names({bridge: by_bridge[bridge] for bridge, (level, _) in support.items() if level in _RENDERS})
-
-
-def _names(by_bridge: Mapping[Bridge, Sequence[ToolInspection]]) -> frozenset[str]:
-    return frozenset(tool.name for tools in by_bridge.values() for tool in tools)
-
-
-def _render_groups(level: str, tools: Sequence[ToolInspection]) -> tuple[tuple[ToolInspection, ...], ...]:
-    """Tools per render rule, in rule order: blocked app-only, text fallback, unknown, partial."""
-    if level == "unsupported":
-        return tuple(t for t in tools if t.app_only), tuple(t for t in tools if not t.app_only), (), ()
-    if level == "unknown":
-        return (), (), tuple(tools), ()
-    if level == "partial":
-        return (), (), (), tuple(tools)
-    return (), (), (), ()
-
-
-def _render_selection(
-    order: int,
-    bridges: tuple[Bridge, ...],
-    groups: Mapping[Bridge, tuple[tuple[ToolInspection, ...], ...]],
-) -> ToolSet:
-    """The tools of one render rule over `bridges`, with their `_meta` evidence, described bridge by bridge."""
-    selected = [(bridge, groups[bridge][order]) for bridge in bridges]
-    tools = [tool for _, group in selected for tool in group]
-    evidence = (_meta_evidence(tool) for tool in tools[:MAX_EVIDENCE])
-    text = "; ".join(f"{_BRIDGE_NAMES[bridge]} {name_list([t.name for t in group])}" for bridge, group in selected)
-    return ToolSet(tuple(tool.name for tool in tools), tuple(evidence), text)
+    rendered = [server.bridge_tool_names[bridge] for bridge, (level, _) in support.items() if level in _RENDERS]
+    return rendered[0] if len(rendered) == 1 else frozenset().union(*rendered)
 
 
 def _bridge_support(lane: LaneBuilder, bridge: Bridge) -> tuple[str, tuple[tuple[str, Fact | None], ...]]:
@@ -150,7 +101,7 @@ def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart],
     fact = weakest_fact(facts.values())
     if order == 2:
         for bridge, _ in parts:
-            lane.unknown_because(f"whether {host.display_name} renders {_BRIDGE_NAMES[bridge]} widgets")
+            lane.unknown_because(f"whether {host.display_name} renders {BRIDGE_NAMES[bridge]} widgets")
     evidence = (*selected.evidence, *(fact_evidence(host, path, found) for path, found in facts.items()))
     steps = dict.fromkeys(step for bridge, _ in parts for step in _render_remediation(lane, bridge, order))
     severity, qualifier = _render_severity(lane, order, facts.values())
@@ -220,13 +171,6 @@ def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[s
 
 def _renders(fact: Fact | None) -> bool:
     return fact is not None and fact.value in _RENDERS
-
-
-def _meta_evidence(tool: ToolInspection) -> Evidence:
-    name = cut_snippet(tool.name)
-    if tool.resource_uri is not None:
-        return Evidence("tool:_meta", detail=f"{name}: _meta.ui.resourceUri", snippet=tool.resource_uri)
-    return Evidence("tool:_meta", detail=f"{name}: _meta['openai/outputTemplate']", snippet=tool.openai_template)
 
 
 # ---- capabilities -----------------------------------------------------------------------------------------------

@@ -13,47 +13,30 @@ from typing import Final
 
 from hostcompat.engine.catalog.model import Fact
 from hostcompat.engine.findings.fixes import GUARDED_FIX, capability_fix, record_fact_fix
-from hostcompat.engine.findings.model import Evidence, Severity, cut_snippet
+from hostcompat.engine.findings.model import Severity
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.facts import WIDGET_NEEDS, WidgetUsage
 from hostcompat.engine.verdicts.model import (
     MAX_EVIDENCE,
     LaneBuilder,
-    PreparedServer,
     cut_text,
     fact_evidence,
     fact_fields,
     name_list,
     note_suffix,
 )
+from hostcompat.engine.verdicts.needs import (
+    EXTRA_NEEDS,
+    LEGACY_FORMAT,
+    MCP_APPS_FORMAT,
+    NEED_FACTS,
+    NEED_ORDER,
+    OPENAI_FORMAT,
+)
 from hostcompat.engine.verdicts.observed import observed_evidence
 
-MCP_APPS_FORMAT: Final = "ui.formats.mcp-apps"
-OPENAI_FORMAT: Final = "ui.formats.openai-apps-sdk"
-LEGACY_FORMAT: Final = "ui.formats.mcp-ui-legacy"
 PERMISSION_ALLOW: Final = "ui.mcpApps.sandboxPermissionAllow"
-
-EXTRA_NEEDS: Final = (
-    "cspBaseUriDomains",
-    "cspConnectDomains",
-    "cspResourceDomains",
-    "requestDisplayMode",
-    "sizeChanged",
-    "appTools",
-    "sampling",
-    "requestTeardown",
-)
-"""Needs beyond MCPJam's nine that a catalog feature answers (host→view features such as toolInput are no needs)."""
-
-NEED_FACTS: Final = {
-    **{need: f"ui.mcpApps.features.{need}" for need in (*WIDGET_NEEDS, *EXTRA_NEEDS)},
-    "openaiApps": OPENAI_FORMAT,
-    "mcpUiActions": LEGACY_FORMAT,
-}
-"""Widget need → the host fact that says whether the host offers it. Needs without an entry are not evaluated."""
-
-NEED_ORDER: Final = tuple(NEED_FACTS)
-"""MCPJam's nine needs in its order, then the other needs a catalog feature answers, then the OpenAI runtime."""
 
 NEED_LABELS: Final = {
     "serverTools": "Calling server tools from the widget",
@@ -87,12 +70,13 @@ _ALWAYS_EVALUATED: Final = frozenset((*WIDGET_NEEDS, "mcpUiActions"))
 _INFO_NEEDS: Final = frozenset({"logging"})
 
 
-def evaluate_capabilities(server: PreparedServer, lane: LaneBuilder, renderable: frozenset[str]) -> None:
+def evaluate_capabilities(server: ServerDigest, lane: LaneBuilder, renderable: frozenset[str]) -> None:
     """Add the capability findings of `lane.host` for the widget tools it renders (`renderable`) to `lane`."""
     usage = server.requirements.widget_usage
     if usage is None or not renderable:
         return
-    for need, used_by, guarded in server.memoized("apps.need-uses", lambda: _need_uses(usage)):
+    for use in server.need_uses:
+        need, used_by, guarded = use.need, use.tools, use.guarded
         if need == "sandboxPermissions" and usage.sandbox_permission_names is not None:
             _permission_findings(server, lane, usage, renderable)
             continue
@@ -101,18 +85,8 @@ def evaluate_capabilities(server: PreparedServer, lane: LaneBuilder, renderable:
             _capability_findings(server, lane, need, tools, guarded)
 
 
-def _need_uses(usage: WidgetUsage) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
-    """(need, tools, guarded tools) for each evaluated need the usage has, in `NEED_ORDER`."""
-    uses = []
-    for need in NEED_ORDER:
-        tools = usage.tools_for(need)
-        if tools or (need == "sandboxPermissions" and usage.sandbox_permission_names):
-            uses.append((need, tools, frozenset(usage.guarded_tools_for(need))))
-    return tuple(uses)
-
-
 def _capability_findings(
-    server: PreparedServer, lane: LaneBuilder, need: str, tools: Sequence[str], guarded: frozenset[str]
+    server: ServerDigest, lane: LaneBuilder, need: str, tools: Sequence[str], guarded: frozenset[str]
 ) -> None:
     path = NEED_FACTS[need]
     if need not in _ALWAYS_EVALUATED and path not in lane.host.facts:
@@ -174,7 +148,7 @@ def _capability_findings(
 
 
 def _permission_findings(
-    server: PreparedServer, lane: LaneBuilder, usage: WidgetUsage, renderable: frozenset[str]
+    server: ServerDigest, lane: LaneBuilder, usage: WidgetUsage, renderable: frozenset[str]
 ) -> None:
     """MCPJam's exact permission check: every requested permission the host does not allow, by name."""
     names = usage.sandbox_permission_names or ()
@@ -216,7 +190,7 @@ def _permission_findings(
 
 
 def _add(
-    server: PreparedServer,
+    server: ServerDigest,
     lane: LaneBuilder,
     rule_id: str,
     title: str,
@@ -230,8 +204,7 @@ def _add(
     guarded: bool = False,
     path: str | None = None,
 ) -> None:
-    cache: dict[tuple[str, str, bool], Evidence] = server.memoized("apps.use-evidence", dict)
-    evidence = [_use_evidence(server, cache, tool, need, guarded) for tool in tools[:MAX_EVIDENCE]]
+    evidence = [server.use_evidence(tool, need, guarded=guarded) for tool in tools[:MAX_EVIDENCE]]
     if server.observed:
         evidence.extend(observed_evidence(server, lane.host.id, lane.host.display_name, tools, need)[:MAX_EVIDENCE])
     evidence.append(fact_evidence(lane.host, path or NEED_FACTS[need], fact))
@@ -247,18 +220,6 @@ def _add(
             **fact_fields(fact),
         )
     )
-
-
-def _use_evidence(
-    server: PreparedServer, cache: dict[tuple[str, str, bool], Evidence], tool: str, need: str, guarded: bool
-) -> Evidence:
-    key = (tool, need, guarded)
-    found = cache.get(key)
-    if found is None:
-        how = " behind a host-capability check" if guarded else ""
-        source = f"widget:{cut_snippet(server.widget_uris.get(tool, tool))}"
-        found = cache[key] = Evidence(source, detail=f"{cut_snippet(tool)} uses {need}{how}")
-    return found
 
 
 __all__ = [

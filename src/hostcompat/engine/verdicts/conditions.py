@@ -14,8 +14,9 @@ from typing import Final
 
 from hostcompat.engine.catalog.model import Fact, QuirkRef
 from hostcompat.engine.findings.model import Evidence, Severity
-from hostcompat.engine.verdicts.model import LaneBuilder, PreparedServer, name_list
-from hostcompat.engine.verdicts.triggers import TriggerOutcome, TriggerState, evaluate_trigger
+from hostcompat.engine.server.digest import ServerDigest
+from hostcompat.engine.verdicts.model import LaneBuilder, name_list
+from hostcompat.engine.verdicts.triggers import TriggerOutcome, TriggerState
 
 STALE_AFTER_MONTHS: Final = 6
 """A source older than this, with nothing saying the bug was fixed, is kept but its age is said."""
@@ -28,7 +29,7 @@ _DECIDE: Final = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Judgement:
     """How one conditional fact weighs on this server and host: the severity of its finding (None: no finding),
     the trigger's outcome, the tools and evidence to cite, and sentences that qualify the detail.
@@ -42,7 +43,7 @@ class Judgement:
 
 
 def judge(
-    server: PreparedServer,
+    server: ServerDigest,
     lane: LaneBuilder,
     fact: Fact | QuirkRef,
     *,
@@ -56,7 +57,7 @@ def judge(
     """
     version_note, applies = _version_scope(lane, fact)
     if applies is False:
-        return Judgement(None)
+        return Judgement(severity=None)
     trigger = fact.trigger or trigger
     qualifier = version_note + _age_note(lane, fact)
     if trigger is None or fact.info_only:
@@ -66,24 +67,26 @@ def judge(
             if fact.info_only or trigger is None
             else ""
         )
-        return Judgement(Severity.INFO if tools else None, tools, (), why + qualifier)
-    usage = server.requirements.widget_usage
-    widgets = server.memoized(
-        "widget-tool-names", lambda: frozenset(tool.name for tool in server.requirements.widget_tools)
-    )
-    outcome = server.memoized(("trigger", trigger), lambda: evaluate_trigger(trigger, server.surface, usage, widgets))
+        return Judgement(severity=Severity.INFO if tools else None, tools=tools, evidence=(), qualifier=why + qualifier)
+    outcome = server.trigger_outcome(trigger)
     state = outcome.state
     if state is TriggerState.ABSENT:
-        return Judgement(None, outcome=outcome)
+        return Judgement(severity=None, outcome=outcome)
     if state is TriggerState.UNDECIDED:
         text = (
             f" It bites only when {outcome.condition}; no result of {name_list(outcome.undecided)} was captured. "
             f"{_DECIDE}"
         )
-        return Judgement(Severity.INFO, outcome.undecided, (), text + qualifier, outcome)
+        return Judgement(
+            severity=Severity.INFO, tools=outcome.undecided, evidence=(), qualifier=text + qualifier, outcome=outcome
+        )
     level = severity if applies is True else Severity.INFO
     return Judgement(
-        level, outcome.fired, outcome.evidence, f" It bites when {outcome.condition}." + qualifier, outcome
+        severity=level,
+        tools=outcome.fired,
+        evidence=outcome.evidence,
+        qualifier=f" It bites when {outcome.condition}." + qualifier,
+        outcome=outcome,
     )
 
 

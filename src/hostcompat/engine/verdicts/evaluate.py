@@ -38,15 +38,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context, other_contexts
 from hostcompat.engine.catalog.model import Catalog, CatalogHeader, HostProfile
 from hostcompat.engine.catalog.schema import HOST_VERSION, SCHEMA_VERSION
 from hostcompat.engine.findings.model import Lane, Verdict
+from hostcompat.engine.server.digest import ServerDigest, digest_requirements, digest_server
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage
 from hostcompat.engine.server.observed import ObservedRun
-from hostcompat.engine.server.requirements import ServerRequirements, derive_server_requirements
+from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.engine.server.surface import ServerSurface, describe_server_surface
 from hostcompat.engine.verdicts.apps import evaluate_apps_lane
 from hostcompat.engine.verdicts.context import context_findings
@@ -55,11 +56,11 @@ from hostcompat.engine.verdicts.model import (
     HostReport,
     LaneBuilder,
     LaneVerdict,
-    PreparedServer,
     weakest_lane,
 )
 from hostcompat.engine.verdicts.server import evaluate_server_lane
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireValue
 
 
 def evaluate_host_compat(
@@ -74,23 +75,24 @@ def evaluate_host_compat(
         InvalidInput: `requirements` is not `ServerRequirements`, `profile` not a `HostProfile`, or `surface`
             not a `ServerSurface`.
     """
-    return _evaluate(PreparedServer.of(requirements, surface), _profile(profile))
+    return _evaluate(digest_requirements(requirements, surface), _profile(profile))
 
 
 def evaluate_all_hosts(
-    tools: Sequence[Any] | None,
+    tools: Sequence[WireValue] | None,
     catalog_or_profiles: Catalog | Iterable[HostProfile],
     *,
-    widget_usage: WidgetUsage | Mapping[str, Any] | None = None,
-    connection_facts: ConnectionFacts | Mapping[str, Any] | None = None,
+    widget_usage: WidgetUsage | WireJSON | None = None,
+    connection_facts: ConnectionFacts | WireJSON | None = None,
     tools_truncated: bool = False,
     host_ids: Iterable[str] | str | None = None,
-    call_results: Mapping[str, Any] | None = None,
-    tools_metadata: Mapping[str, Any] | None = None,
+    call_results: WireJSON | None = None,
+    tools_metadata: WireJSON | None = None,
     host_versions: Mapping[str, str] | None = None,
     as_of: str | None = None,
     observed: Iterable[ObservedRun] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
+    digest: ServerDigest | None = None,
 ) -> Evaluation:
     """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
 
@@ -102,23 +104,30 @@ def evaluate_all_hosts(
     apps lane of the host it emulated. `host_contexts` maps a host name (None: every host) to the `HostContext`
     (OS, registration path, feature gates) to judge it in; by default the common path, whose reports name, as
     information, the other contexts the catalog knows where a lane's verdict differs. Reports come in catalog
-    order, or in the order of `host_ids` when given (each host once). Inputs are never changed; the same inputs
-    give the same evaluation.
+    order, or in the order of `host_ids` when given (each host once). `digest` is the server as `digest_server`
+    made it from these server-side arguments (`tools` to `observed`), which are then not read: a caller that also
+    needs it elsewhere (the hygiene check) builds it once. Inputs are never changed; the same inputs give the same
+    evaluation.
 
     Raises:
-        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
-            entry of `catalog_or_profiles` that is not a `HostProfile`.
+        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), an
+            entry of `catalog_or_profiles` that is not a `HostProfile`, or a `digest` that is not a `ServerDigest`.
         CatalogError: a name in `host_ids` that names no host (or several).
     """
-    requirements = derive_server_requirements(
-        tools,
-        widget_usage,
-        connection_facts,
-        tools_metadata=tools_metadata,
-        tools_truncated=tools_truncated,
-    )
-    surface = describe_server_surface(tools, call_results=call_results)
-    server = PreparedServer.of(requirements, surface, observed)
+    if digest is None:
+        server = digest_server(
+            tools,
+            widget_usage=widget_usage,
+            connection_facts=connection_facts,
+            tools_truncated=tools_truncated,
+            call_results=call_results,
+            tools_metadata=tools_metadata,
+            observed=observed,
+        )
+    elif isinstance(digest, ServerDigest):
+        server = digest
+    else:
+        raise InvalidInput(f"digest must be a ServerDigest, got {type(digest).__name__}", value=digest)
     profiles = _select(_profiles(catalog_or_profiles), host_ids)
     versions = _versions(host_versions, profiles)
     contexts = _contexts(host_contexts, profiles)
@@ -126,11 +135,11 @@ def evaluate_all_hosts(
         _evaluate(server, profile, versions.get(profile.id), as_of, contexts.get(profile.id, COMMON))
         for profile in profiles
     )
-    return Evaluation(requirements, reports, surface)
+    return Evaluation(requirements=server.requirements, reports=reports, surface=server.surface)
 
 
 def _evaluate(
-    server: PreparedServer,
+    server: ServerDigest,
     profile: HostProfile,
     version: str | None = None,
     as_of: str | None = None,
@@ -149,7 +158,7 @@ def _evaluate(
 
 
 def _evaluate_profile(
-    server: PreparedServer, profile: HostProfile, version: str | None = None, as_of: str | None = None
+    server: ServerDigest, profile: HostProfile, version: str | None = None, as_of: str | None = None
 ) -> HostReport:
     apps = LaneBuilder(profile, version=version, as_of=as_of)
     server_lane = LaneBuilder(profile, version=version, as_of=as_of)

@@ -1,21 +1,19 @@
 """The verdict half's data: per-host reports and lane verdicts, and the helpers both lanes build findings with.
 
-Reports are frozen values with a JSON `to_dict()`. `PreparedServer` holds what is computed once per evaluation
-(requirements, the server surface, widget URIs) so that each host costs only its own checks; `LaneBuilder`
-collects one lane's findings, the host facts it consulted and why it stays unknown.
+Reports are frozen values with a JSON `to_dict()`. What is computed once per server so that each host costs only
+its own checks is the `ServerDigest` (`hostcompat.engine.server.digest`); `LaneBuilder` collects one lane's
+findings, the host facts it consulted and why it stays unknown.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, TypeVar
+from typing import Final, TypedDict
 
 from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
 from hostcompat.engine.findings.model import (
-    MAX_TEXT_CHARS,
     Evidence,
     Finding,
     Lane,
@@ -23,27 +21,22 @@ from hostcompat.engine.findings.model import (
     Severity,
     Verdict,
     cut_snippet,
+    cut_text,
     parse_enum,
     weakest,
 )
-from hostcompat.engine.server.observed import ObservedRun
-from hostcompat.engine.server.requirements import UNKNOWN_TOOLS_OVER_LIMIT, UNKNOWN_TOOLS_TRUNCATED, ServerRequirements
+from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.engine.server.surface import ServerSurface
+from hostcompat.engine.server.tool_set import MAX_EVIDENCE, MAX_NAMED, ToolSet, name_list
 from hostcompat.errors import InvalidInput
-
-MAX_EVIDENCE: Final = 20
-"""The most server-side evidence items one finding carries (the tools list stays complete)."""
-
-MAX_NAMED: Final = 5
-"""How many tool names a finding's detail spells out before it says "and N more"."""
+from hostcompat.wire_json import WireObject
 
 _TRUST: Final = {provenance.value: provenance.trust for provenance in Provenance}
 _PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance}
 _SEVERITY_RANK: Final = {severity: severity.rank for severity in Severity}
-_T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LaneVerdict:
     """One lane's verdict, the weakest provenance of the host facts it rests on, and why it is unknown (if so)."""
 
@@ -51,7 +44,7 @@ class LaneVerdict:
     provenance: Provenance | None = None
     unknown: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: `verdict`, `provenance` (null when no host fact was used) and `unknown` reasons."""
         return {
             "verdict": self.verdict.value,
@@ -90,7 +83,7 @@ class HostReport:
         """The rule id of each finding, in report order (repeats kept)."""
         return tuple(finding.rule_id for finding in self.findings)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form (camelCase keys)."""
         return {
             "hostId": self.host_id,
@@ -102,7 +95,7 @@ class HostReport:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evaluation:
     """The requirements derived once for a server and one report per evaluated host, in a stable order."""
 
@@ -122,74 +115,9 @@ class Evaluation:
         """Host id → overall verdict, in report order."""
         return MappingProxyType({report.host_id: report.verdict for report in self.reports})
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: the requirements (MCPJam's shape plus hostcompat's keys) and the reports."""
         return {"requirements": self.requirements.to_dict(), "reports": [r.to_dict() for r in self.reports]}
-
-
-@dataclass(frozen=True)
-class PreparedServer:
-    """What one evaluation computes once and every host shares.
-
-    `tool_findings` are the requirements' per-tool findings moved to the server lane; `tools_complete` is False
-    when the tool list was not loaded, was truncated or was over the limit. `memoized` keeps values derived from
-    the server alone (never from a host) the first time a lane asks, so each host pays only for its own checks.
-    """
-
-    requirements: ServerRequirements
-    surface: ServerSurface
-    widget_uris: Mapping[str, str] = field(hash=False)
-    tool_findings: tuple[Finding, ...]
-    tools_complete: bool
-    observed: tuple[ObservedRun, ...] = ()
-    """What the widgets were seen to do in a browser, per judged host (`hostcompat.observe`); empty: not run."""
-    _memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    def memoized(self, key: Hashable, derive: Callable[[], _T]) -> _T:
-        """`derive()` computed once per prepared server under `key` (it must depend on the server only)."""
-        if key not in self._memo:
-            self._memo[key] = derive()
-        value: _T = self._memo[key]
-        return value
-
-    @classmethod
-    def of(
-        cls,
-        requirements: ServerRequirements,
-        surface: ServerSurface | None = None,
-        observed: Iterable[ObservedRun] = (),
-    ) -> PreparedServer:
-        """Prepare `requirements` (and a surface; by default one that knows only the tool names), with any
-        observed runs of its widgets.
-        """
-        if not isinstance(requirements, ServerRequirements):
-            raise InvalidInput(
-                f"requirements must be ServerRequirements, got {type(requirements).__name__}", value=requirements
-            )
-        if surface is not None and not isinstance(surface, ServerSurface):
-            raise InvalidInput(f"surface must be a ServerSurface, got {type(surface).__name__}", value=surface)
-        dimensions = requirements.unknown_dimensions
-        return cls(
-            requirements=requirements,
-            surface=ServerSurface.from_names(requirements.tool_names) if surface is None else surface,
-            widget_uris=requirements.widget_resource_uris,
-            tool_findings=tuple(
-                finding if finding.lane is Lane.SERVER else dataclasses.replace(finding, lane=Lane.SERVER)
-                for finding in requirements.tool_findings
-            ),
-            tools_complete=requirements.tools_loaded
-            and UNKNOWN_TOOLS_TRUNCATED not in dimensions
-            and UNKNOWN_TOOLS_OVER_LIMIT not in dimensions,
-            observed=_observed_runs(observed),
-        )
-
-
-def _observed_runs(observed: Iterable[ObservedRun]) -> tuple[ObservedRun, ...]:
-    runs = tuple(observed)
-    for run in runs:
-        if not isinstance(run, ObservedRun):
-            raise InvalidInput(f"observed runs must be ObservedRun values, got {type(run).__name__}", value=run)
-    return runs
 
 
 @dataclass
@@ -229,10 +157,20 @@ class LaneBuilder:
         if verdict is Verdict.WORKS and self.unknown:
             verdict = Verdict.UNKNOWN
         trusted = weakest_fact(self.facts)
-        return LaneVerdict(verdict, None if trusted is None else provenance_of(trusted), tuple(self.unknown))
+        return LaneVerdict(
+            verdict=verdict, provenance=None if trusted is None else provenance_of(trusted), unknown=tuple(self.unknown)
+        )
 
 
-def fact_fields(fact: Fact | None) -> dict[str, Any]:
+class FactFields(TypedDict):
+    """The host-fact fields of a finding, as `finding_for` takes them."""
+
+    provenance: Provenance | None
+    fact_source: str | None
+    fact_date: str | None
+
+
+def fact_fields(fact: Fact | None) -> FactFields:
     """`provenance`, `fact_source` and `fact_date` of `fact` for `finding_for` (all None without a fact)."""
     if fact is None:
         return {"provenance": None, "fact_source": None, "fact_date": None}
@@ -273,34 +211,6 @@ def note_suffix(fact: Fact | None) -> str:
     return "" if fact is None or fact.note is None else f" Catalog note: {fact.note}"
 
 
-@dataclass(frozen=True)
-class ToolSet:
-    """Tools a check selected on the server alone: the names, their evidence (at most `MAX_EVIDENCE`), and the
-    names as text for a finding's detail. Built once per evaluation and shared by every host that selects them.
-    """
-
-    tools: tuple[str, ...]
-    evidence: tuple[Evidence, ...]
-    text: str
-
-    @classmethod
-    def of(cls, tools: Sequence[str], evidence: Iterable[Evidence]) -> ToolSet:
-        """The set of `tools` with `evidence` (already cut to `MAX_EVIDENCE` by the caller)."""
-        return cls(tuple(tools), tuple(evidence), name_list(tools))
-
-
-def name_list(names: Sequence[str], limit: int = MAX_NAMED) -> str:
-    """`'a', 'b' and 3 more` — names quoted and cut, at most `limit` spelled out."""
-    shown = ", ".join(cut_snippet(repr(name))[:80] for name in names[:limit])
-    rest = len(names) - limit
-    return f"{shown} and {rest} more" if rest > 0 else shown
-
-
-def cut_text(text: str) -> str:
-    """`text` cut to what a finding's title, detail or remediation may hold."""
-    return text if len(text) <= MAX_TEXT_CHARS else text[: MAX_TEXT_CHARS - 1] + "…"
-
-
 def linked_client_rules(host: HostProfile, suffixes: Iterable[str]) -> tuple[str, ...]:
     """The client rule ids the host's quirks link whose name after the client part is one of `suffixes`.
 
@@ -335,10 +245,10 @@ __all__ = [
     "MAX_EVIDENCE",
     "MAX_NAMED",
     "Evaluation",
+    "FactFields",
     "HostReport",
     "LaneBuilder",
     "LaneVerdict",
-    "PreparedServer",
     "ToolSet",
     "cut_text",
     "fact_evidence",

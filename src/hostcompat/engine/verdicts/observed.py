@@ -12,8 +12,9 @@ from typing import Final
 
 from hostcompat.engine.findings.model import Evidence, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.observed import ObservedRun
-from hostcompat.engine.verdicts.model import LaneBuilder, PreparedServer, cut_text, name_list
+from hostcompat.engine.verdicts.model import LaneBuilder, cut_text, name_list
 
 _REMEDIATION: Final = {
     "OBS-INIT-001": "Connect the view to the host (ext-apps: new App(...).connect()) as the page loads.",
@@ -30,12 +31,12 @@ _REMEDIATION: Final = {
 }
 
 
-def runs_for(server: PreparedServer, host_id: str) -> tuple[ObservedRun, ...]:
+def runs_for(server: ServerDigest, host_id: str) -> tuple[ObservedRun, ...]:
     """The observed runs of the widgets under `host_id`."""
     return tuple(run for run in server.observed if run.host_id == host_id)
 
 
-def evaluate_observed(server: PreparedServer, lane: LaneBuilder, renderable: frozenset[str]) -> None:
+def evaluate_observed(server: ServerDigest, lane: LaneBuilder, renderable: frozenset[str]) -> None:
     """Add the observed-run findings of `lane.host` for the widget tools it renders to `lane`."""
     for run in runs_for(server, lane.host.id):
         tools = [tool for tool in run.tools if tool in renderable] or list(run.tools)
@@ -61,7 +62,7 @@ def evaluate_observed(server: PreparedServer, lane: LaneBuilder, renderable: fro
 
 
 def observed_evidence(
-    server: PreparedServer, host_id: str, host_label: str, tools: Sequence[str], need: str
+    server: ServerDigest, host_id: str, host_label: str, tools: Sequence[str], need: str
 ) -> list[Evidence]:
     """For each run of these tools' widgets under the host: whether the run reached `need`, as evidence."""
     out: list[Evidence] = []

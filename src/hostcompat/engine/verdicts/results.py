@@ -13,11 +13,11 @@ from typing import Final
 from hostcompat.engine.catalog.model import Fact
 from hostcompat.engine.findings.model import Evidence, Provenance, Severity, cut_snippet, parse_enum
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.verdicts.conditions import Judgement, judge
 from hostcompat.engine.verdicts.model import (
     MAX_EVIDENCE,
     LaneBuilder,
-    PreparedServer,
     cut_text,
     fact_evidence,
     fact_fields,
@@ -57,7 +57,7 @@ CONTENT_TRIGGERS: Final = {
 """Content type → the trigger a content-type fact has when it names none: the type in a captured result."""
 
 
-def evaluate_result_handling(server: PreparedServer, lane: LaneBuilder) -> None:
+def evaluate_result_handling(server: ServerDigest, lane: LaneBuilder) -> None:
     """Add the output-schema, structured-content and content-type findings of `lane.host` to `lane`.
 
     Each is a conditional host fact: it degrades only where this server's captured results (or schemas) fire its
@@ -77,7 +77,7 @@ def _mishandled(lane: LaneBuilder, path: str) -> Fact | None:
     return fact if fact is not None and fact.value in _MISHANDLED else None
 
 
-def _output_schema(server: PreparedServer, lane: LaneBuilder) -> None:
+def _output_schema(server: ServerDigest, lane: LaneBuilder) -> None:
     fact = _mishandled(lane, OUTPUT_SCHEMA_FACT)
     if fact is None:
         return
@@ -133,7 +133,7 @@ def _structured_content_fix(lane: LaneBuilder) -> str:
     return with_client_rules(fix, with_images, only_when="when a result also holds an image")
 
 
-def _structured_content(server: PreparedServer, lane: LaneBuilder) -> None:
+def _structured_content(server: ServerDigest, lane: LaneBuilder) -> None:
     fact = _mishandled(lane, STRUCTURED_CONTENT_FACT)
     if fact is None:
         return
@@ -163,7 +163,7 @@ def _structured_content(server: PreparedServer, lane: LaneBuilder) -> None:
     )
 
 
-def _content_type(server: PreparedServer, lane: LaneBuilder, kind: str, path: str) -> None:
+def _content_type(server: ServerDigest, lane: LaneBuilder, kind: str, path: str) -> None:
     if not server.surface.results:
         return  # nothing captured: no content type is known (TOOL-CONTENT-002 says what was not captured)
     fact = _mishandled(lane, path)
@@ -206,7 +206,7 @@ def provenance_of_label(label: str) -> Provenance:
     return parse_enum(Provenance, label)
 
 
-def evaluate_quirks(server: PreparedServer, lane: LaneBuilder) -> None:
+def evaluate_quirks(server: ServerDigest, lane: LaneBuilder) -> None:
     """Add a SERVER-QUIRK-001 finding for each host quirk whose trigger this server's data fires.
 
     Quirks that `cover` a host fact are evaluated through that fact; `infoOnly` quirks and quirks without a

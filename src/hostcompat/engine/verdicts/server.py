@@ -16,10 +16,9 @@ from hostcompat.engine.catalog.model import Fact
 from hostcompat.engine.catalog.schema import NO_LIMIT
 from hostcompat.engine.findings.model import Evidence, Finding, Severity, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.verdicts.model import (
-    MAX_EVIDENCE,
     LaneBuilder,
-    PreparedServer,
     ToolSet,
     cut_text,
     fact_evidence,
@@ -69,7 +68,7 @@ SCHEMA_FIXES: Final = {
 """Schema construct → (the fix in words, the client rewrite that does it, if any)."""
 
 
-def evaluate_server_lane(server: PreparedServer, lane: LaneBuilder) -> None:
+def evaluate_server_lane(server: ServerDigest, lane: LaneBuilder) -> None:
     """Add the server-lane findings of `lane.host` for `server` to `lane`, in a fixed order."""
     lane.findings.extend(_tool_finding_on(finding, lane) for finding in server.tool_findings)
     _protocol(server, lane)
@@ -102,7 +101,7 @@ def _tool_finding_on(finding: Finding, lane: LaneBuilder) -> Finding:
     return finding
 
 
-def _protocol(server: PreparedServer, lane: LaneBuilder) -> None:
+def _protocol(server: ServerDigest, lane: LaneBuilder) -> None:
     facts = server.requirements.connection_facts
     version = None if facts is None else facts.protocol_version
     if version is None:
@@ -129,7 +128,7 @@ def _protocol(server: PreparedServer, lane: LaneBuilder) -> None:
     )
 
 
-def _tool_count(server: PreparedServer, lane: LaneBuilder) -> None:
+def _tool_count(server: ServerDigest, lane: LaneBuilder) -> None:
     fact = lane.fact(MAX_TOOLS_FACT)
     names = server.requirements.tool_names
     if fact is None or not isinstance(fact.value, int) or fact.value == NO_LIMIT or len(names) <= fact.value:
@@ -157,7 +156,7 @@ def _tool_count(server: PreparedServer, lane: LaneBuilder) -> None:
     )
 
 
-def _name_length(server: PreparedServer, lane: LaneBuilder) -> None:
+def _name_length(server: ServerDigest, lane: LaneBuilder) -> None:
     limit_fact = lane.fact(NAME_LENGTH_FACT)
     if limit_fact is None or not isinstance(limit_fact.value, int) or limit_fact.value == NO_LIMIT:
         return
@@ -169,7 +168,7 @@ def _name_length(server: PreparedServer, lane: LaneBuilder) -> None:
     template, how = _counted_form(prefix_fact, format_fact, server_name)
     counted = template.replace("{server}", server_name or "")
     extra = len(counted) - len("{tool}")
-    over = server.memoized(("name-length", counted, limit), lambda: _long_names(server, counted, limit))
+    over = server.long_names(counted, limit)
     if not over.tools:
         return
     lane.findings.append(
@@ -188,18 +187,6 @@ def _name_length(server: PreparedServer, lane: LaneBuilder) -> None:
             **fact_fields(limit_fact),
         )
     )
-
-
-def _long_names(server: PreparedServer, counted: str, limit: int) -> ToolSet:
-    """The tools whose name, written into `counted` (a template over {tool}), is longer than `limit`."""
-    extra = len(counted) - len("{tool}")
-    over = [name for name in server.requirements.tool_names if len(name) + extra > limit]
-    forms = (counted.replace("{tool}", name) for name in over[:MAX_EVIDENCE])
-    evidence = (
-        Evidence(f"tools/list:{cut_snippet(name)}", detail=f"{len(form)} characters as counted", snippet=form)
-        for name, form in zip(over, forms, strict=False)
-    )
-    return ToolSet.of(over, evidence)
 
 
 def _counted_form(prefix: Fact | None, name_format: Fact | None, server_name: str | None) -> tuple[str, str]:
@@ -229,12 +216,12 @@ def _charset_pattern(charset: str) -> re.Pattern[str] | None:
         return None
 
 
-def _name_charset(server: PreparedServer, lane: LaneBuilder) -> None:
+def _name_charset(server: ServerDigest, lane: LaneBuilder) -> None:
     fact = lane.fact(NAME_CHARSET_FACT)
     pattern = None if fact is None or not isinstance(fact.value, str) else _charset_pattern(fact.value)
     if fact is None or pattern is None:
         return
-    bad = server.memoized(("name-charset", pattern.pattern), lambda: _names_outside(server, pattern))
+    bad = server.names_outside(pattern)
     if not bad.tools:
         return
     lane.findings.append(
@@ -255,37 +242,15 @@ def _name_charset(server: PreparedServer, lane: LaneBuilder) -> None:
     )
 
 
-def _names_outside(server: PreparedServer, pattern: re.Pattern[str]) -> ToolSet:
-    bad = [name for name in server.requirements.tool_names if pattern.fullmatch(name) is None]
-    evidence = (
-        Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern))
-        for name in bad[:MAX_EVIDENCE]
-    )
-    return ToolSet.of(bad, evidence)
-
-
-def _offending(name: str, pattern: re.Pattern[str]) -> str:
-    chars = dict.fromkeys(char for char in name[:1000] if pattern.fullmatch(char) is None)
-    return "offending: " + " ".join(repr(char) for char in list(chars)[:10])
-
-
-def _schemas(server: PreparedServer, lane: LaneBuilder) -> None:
+def _schemas(server: ServerDigest, lane: LaneBuilder) -> None:
     for path in (SCHEMA_FACT, CONDITIONAL_SCHEMA_FACT):
         fact = lane.fact(path)
         if fact is None or not isinstance(fact.value, tuple):
             continue
         for feature in fact.value:
-            if feature in server.surface.schema_uses:
-                uses = server.memoized(("schema", feature), functools.partial(_schema_uses, server, feature))
+            uses = server.schema_uses.get(feature)
+            if uses is not None:
                 _schema_finding(lane, feature, uses, fact, conditional=path == CONDITIONAL_SCHEMA_FACT)
-
-
-def _schema_uses(server: PreparedServer, feature: str) -> ToolSet:
-    uses = server.surface.schema_uses[feature]
-    evidence = (
-        Evidence(f"tools/list:{cut_snippet(tool)}", detail=cut_text(path)) for tool, path in uses[:MAX_EVIDENCE]
-    )
-    return ToolSet.of([tool for tool, _ in uses], evidence)
 
 
 def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact, *, conditional: bool) -> None:

@@ -12,12 +12,14 @@ import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Final
 
 from hostcompat.engine.catalog.schema import TRIGGERS
 from hostcompat.engine.findings.model import Evidence, cut_snippet
 from hostcompat.engine.server.facts import WidgetUsage
 from hostcompat.engine.server.surface import MAX_RESULT_BLOCKS, ServerSurface
+from hostcompat.wire_json import WireJSON
 
 SPEC_CONTENT_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
 """The content block types the MCP spec defines for a tool result."""
@@ -36,7 +38,7 @@ class TriggerState(enum.Enum):
     UNDECIDED = "undecided"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TriggerOutcome:
     """What a trigger found: the tools whose data fires it (with evidence), and the tools that might but whose
     results were not captured (`undecided`).
@@ -60,7 +62,7 @@ class TriggerOutcome:
         return TRIGGERS[self.trigger]
 
 
-_Check = Callable[[str, Mapping[str, Any], ServerSurface], "str | None"]
+_Check = Callable[[str, WireJSON, ServerSurface], "str | None"]
 """(tool, its captured result, surface) → the evidence detail when the result fires the trigger, else None."""
 
 
@@ -121,7 +123,7 @@ def _result_trigger(
 
 def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | None) -> TriggerOutcome:
     if usage is None:
-        return TriggerOutcome(trigger)
+        return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for("mcpUiActions")
     evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail="legacy mcp-ui actions, no adapter") for tool in tools)
     return _outcome(trigger, tools, evidence, ())
@@ -129,15 +131,15 @@ def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | N
 
 def _widget_need(trigger: str, usage: WidgetUsage | None, need: str, detail: str) -> TriggerOutcome:
     if usage is None:
-        return TriggerOutcome(trigger)
+        return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for(need)
     evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail=detail) for tool in tools)
     return _outcome(trigger, tools, evidence, ())
 
 
 def _outcome(trigger: str, fired: Sequence[str], evidence: Any, undecided: Sequence[str]) -> TriggerOutcome:
-    found = tuple(evidence)[:_MAX_EVIDENCE] if fired else ()
-    return TriggerOutcome(trigger, tuple(fired), found, tuple(undecided))
+    found = tuple(islice(evidence, _MAX_EVIDENCE)) if fired else ()
+    return TriggerOutcome(trigger=trigger, fired=tuple(fired), evidence=found, undecided=tuple(undecided))
 
 
 def _declared(tool: str, detail: str) -> Evidence:
@@ -147,22 +149,22 @@ def _declared(tool: str, detail: str) -> Evidence:
 # ---- reading one captured result ----------------------------------------------------------------------------------
 
 
-def _blocks(result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _blocks(result: WireJSON) -> list[WireJSON]:
     content = result.get("content")
     if not isinstance(content, list):
         return []
     return [block for block in content[:MAX_RESULT_BLOCKS] if isinstance(block, Mapping)]
 
 
-def _has_structured(result: Mapping[str, Any]) -> bool:
+def _has_structured(result: WireJSON) -> bool:
     return result.get("structuredContent") is not None
 
 
-def _is_error(result: Mapping[str, Any]) -> bool:
+def _is_error(result: WireJSON) -> bool:
     return result.get("isError") is True
 
 
-def _content_not_in_structured(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _content_not_in_structured(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     """What content carries that structuredContent does not, when a result has both (None: nothing is lost)."""
     if not _has_structured(result):
         return None
@@ -206,7 +208,7 @@ def _values(node: object, depth: int = 0) -> Any:
         yield from _values(child, depth + 1)
 
 
-def _missing_structured(tool: str, result: Mapping[str, Any], surface: ServerSurface) -> str | None:
+def _missing_structured(tool: str, result: WireJSON, surface: ServerSurface) -> str | None:
     schema = surface.output_schemas.get(tool)
     if schema is None or _is_error(result):
         return None
@@ -223,7 +225,7 @@ def _missing_structured(tool: str, result: Mapping[str, Any], surface: ServerSur
     return None
 
 
-def _structured_not_in_text(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _structured_not_in_text(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     """Whether no text block carries the structuredContent of a non-error result (None: one does, or none is set)."""
     if not _has_structured(result) or _is_error(result):
         return None
@@ -237,7 +239,7 @@ def _structured_not_in_text(_tool: str, result: Mapping[str, Any], _surface: Ser
     return "no text block of content carries structuredContent"
 
 
-def _structured_without_text(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _structured_without_text(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     """Whether a non-error result has structuredContent and no non-empty text block (None: it has one)."""
     if not _has_structured(result) or _is_error(result):
         return None
@@ -258,17 +260,17 @@ def _carries(text: str, structured: object) -> bool:
         return False
 
 
-def _structured_on_error(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _structured_on_error(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     return "an isError result carries structuredContent" if _is_error(result) and _has_structured(result) else None
 
 
-def _image_with_structured(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _image_with_structured(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     if _has_structured(result) and any(block.get("type") == "image" for block in _blocks(result)):
         return "an image block beside structuredContent"
     return None
 
 
-def _priority_non_integer(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _priority_non_integer(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     for block in _blocks(result):
         annotations = block.get("annotations")
         priority = annotations.get("priority") if isinstance(annotations, Mapping) else None
@@ -277,7 +279,7 @@ def _priority_non_integer(_tool: str, result: Mapping[str, Any], _surface: Serve
     return None
 
 
-def _nonspec_type(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+def _nonspec_type(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     for block in _blocks(result):
         kind = block.get("type")
         if kind not in SPEC_CONTENT_TYPES:
@@ -286,7 +288,7 @@ def _nonspec_type(_tool: str, result: Mapping[str, Any], _surface: ServerSurface
 
 
 def _content_type(kind: str) -> _Check:
-    def check(_tool: str, result: Mapping[str, Any], _surface: ServerSurface) -> str | None:
+    def check(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
         return f"content[].type = {kind}" if any(block.get("type") == kind for block in _blocks(result)) else None
 
     return check

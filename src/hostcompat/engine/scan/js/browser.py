@@ -47,7 +47,16 @@ def scan_permission_apis(view: CodeView, regions: tuple[SdkRegion, ...]) -> list
                 continue
             for permission in _permissions(source, match.group(0), match.end()):
                 confidence: Confidence = "medium" if marker == "SpeechRecognition" else "high"
-                found.append(RawNeed("sandboxPermissions", "use", confidence, "browser-api", permission, at))
+                found.append(
+                    RawNeed(
+                        need="sandboxPermissions",
+                        kind="use",
+                        confidence=confidence,
+                        via="browser-api",
+                        detail=permission,
+                        offset=at,
+                    )
+                )
             if len(found) >= _MAX_FINDINGS:
                 return found
     return found

@@ -166,14 +166,23 @@ def _sent_constant(view: CodeView, senders: frozenset[str], method: str, start: 
     if before_char == ":":
         key_end = prev_code_index(source, view.layout, before)
         if key_end >= 0 and METHOD_KEY.search(source, max(view.start, key_end - 12), key_end + 1):
-            return [RawNeed(need, "call", method_value_confidence(view, start), "json-rpc", detail, start)]
+            return [
+                RawNeed(
+                    need=need,
+                    kind="call",
+                    confidence=method_value_confidence(view, start),
+                    via="json-rpc",
+                    detail=detail,
+                    offset=start,
+                )
+            ]
         return []
     if before_char == "(":
         callee = _callee_of_paren(view, before)
         if callee in senders:
-            return [RawNeed(need, "call", "high", "json-rpc", detail, start)]
+            return [RawNeed(need=need, kind="call", confidence="high", via="json-rpc", detail=detail, offset=start)]
         if callee and SENDER_NAME.match(callee):
-            return [RawNeed(need, "call", "medium", "json-rpc", detail, start)]
+            return [RawNeed(need=need, kind="call", confidence="medium", via="json-rpc", detail=detail, offset=start)]
     return []
 
 
@@ -199,7 +208,16 @@ def mcp_ui_sender_calls(view: CodeView, regions: tuple[SdkRegion, ...], senders:
         if after < 0 or source[after] not in ",)":
             continue
         action = match.group(2)
-        found.append(RawNeed(MCP_UI_TYPE_NEEDS[action], "call", "high", "mcp-ui", f"type:{action}", start))
+        found.append(
+            RawNeed(
+                need=MCP_UI_TYPE_NEEDS[action],
+                kind="call",
+                confidence="high",
+                via="mcp-ui",
+                detail=f"type:{action}",
+                offset=start,
+            )
+        )
     return found
 
 

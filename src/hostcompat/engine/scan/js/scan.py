@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from hostcompat.engine.scan.budget import HitBudget
 from hostcompat.engine.scan.js.browser import scan_permission_apis
@@ -94,7 +94,10 @@ class JsScan:
     hits_capped: bool
 
 
-ADAPTER_TARGET_TEXT: Final = {
+AdapterTarget = Literal["mcp-apps", "apps-sdk", "unknown"]
+"""What an mcp-ui host adapter turns the page's actions into (the `how` of its SDK detection)."""
+
+ADAPTER_TARGET_TEXT: Final[dict[AdapterTarget, str]] = {
     "mcp-apps": "to MCP Apps JSON-RPC",
     "apps-sdk": "to window.openai",
     "unknown": "target not recognised",
@@ -102,7 +105,7 @@ ADAPTER_TARGET_TEXT: Final = {
 """What an mcp-ui host adapter turns the page's actions into, as the `how` of its `RawSdk`."""
 
 
-def adapter_target(body: str) -> str:
+def adapter_target(body: str) -> AdapterTarget:
     """Whether an mcp-ui adapter's class body speaks MCP Apps JSON-RPC, the OpenAI Apps SDK, or neither seen.
 
     @mcp-ui/server's MCP Apps adapter builds `{jsonrpc: "2.0", …}` messages; its Apps SDK adapter calls
@@ -129,16 +132,23 @@ def scan_js(source: str, start: int, end: int, budget: HitBudget | None = None) 
         if region in adapters:
             target = adapter_target(source[region.start : region.end])
             detail = f"mcp-ui host adapter ({ADAPTER_TARGET_TEXT[target]}) dispatching " + ", ".join(region.methods)
-            sdks.append(RawSdk("mcp-ui-adapter", target, detail, region.start))
+            sdks.append(RawSdk(name="mcp-ui-adapter", how=target, detail=detail, offset=region.start))
         elif region.ext_apps:
             detail = "App class defining " + ", ".join(region.methods)
-            sdks.append(RawSdk("ext-apps", "bundled", detail, region.start))
+            sdks.append(RawSdk(name="ext-apps", how="bundled", detail=detail, offset=region.start))
         else:
             detail = "wrapper defining " + ", ".join(region.methods)
-            sdks.append(RawSdk("bridge-wrapper", "bundled", detail, region.start))
+            sdks.append(RawSdk(name="bridge-wrapper", how="bundled", detail=detail, offset=region.start))
     imported = _ext_apps_import(view)
     if imported is not None:
-        sdks.append(RawSdk("ext-apps", "imported", "module import of @modelcontextprotocol/ext-apps", imported))
+        sdks.append(
+            RawSdk(
+                name="ext-apps",
+                how="imported",
+                detail="module import of @modelcontextprotocol/ext-apps",
+                offset=imported,
+            )
+        )
     ext_apps_present = any(sdk.name == "ext-apps" for sdk in sdks)
     needs.extend(_app_calls(view, uses, regions, ext_apps_present))
     plain_wrappers = tuple(r for r in wrappers if not r.ext_apps and r in regions)
@@ -217,7 +227,16 @@ def _app_calls(
             continue
         if name in APP_HANDLER_PROPERTIES:
             if role == "assign":
-                found.append(RawNeed(APP_HANDLER_PROPERTIES[name], "use", "medium", "ext-apps", name, offset))
+                found.append(
+                    RawNeed(
+                        need=APP_HANDLER_PROPERTIES[name],
+                        kind="use",
+                        confidence="medium",
+                        via="ext-apps",
+                        detail=name,
+                        offset=offset,
+                    )
+                )
             continue
         if name not in APP_METHOD_NEEDS:
             wrapped = _wrapper_call(name, role, receiver, regions, offset)
@@ -226,7 +245,9 @@ def _app_calls(
             continue
         need = APP_METHOD_NEEDS[name]
         if role == "definition":
-            found.append(RawNeed(need, "declaration", "low", "ext-apps", name, offset))
+            found.append(
+                RawNeed(need=need, kind="declaration", confidence="low", via="ext-apps", detail=name, offset=offset)
+            )
             continue
         if role != "call":
             continue
@@ -234,7 +255,16 @@ def _app_calls(
         if receiver == "this":
             confidence = "medium"
         guarded = _app_guarded(view, offset, need)
-        found.append(RawNeed(need, "guarded-call" if guarded else "call", confidence, "ext-apps", name, offset))
+        found.append(
+            RawNeed(
+                need=need,
+                kind="guarded-call" if guarded else "call",
+                confidence=confidence,
+                via="ext-apps",
+                detail=name,
+                offset=offset,
+            )
+        )
     return found
 
 
@@ -248,7 +278,9 @@ def _wrapper_call(name: str, role: str, receiver: str, regions: tuple[SdkRegion,
         return None
     if not any(name in region.methods for region in regions):
         return None
-    return RawNeed(OPENAI_METHOD_NEEDS[name], "call", "medium", "wrapper", name, offset)
+    return RawNeed(
+        need=OPENAI_METHOD_NEEDS[name], kind="call", confidence="medium", via="wrapper", detail=name, offset=offset
+    )
 
 
 def _app_guarded(view: CodeView, offset: int, need: str) -> bool:
@@ -292,12 +324,25 @@ def _wire_calls(
                 continue
             name, _ = callee
             if name in senders:
-                found.append(RawNeed(need, "call", "high", "json-rpc", method, start))
+                found.append(
+                    RawNeed(need=need, kind="call", confidence="high", via="json-rpc", detail=method, offset=start)
+                )
             elif SENDER_NAME.match(name):
-                found.append(RawNeed(need, "call", "medium", "json-rpc", method, start))
+                found.append(
+                    RawNeed(need=need, kind="call", confidence="medium", via="json-rpc", detail=method, offset=start)
+                )
             continue
         if method in HOST_TO_VIEW_TOOL_METHODS and _is_dispatch(view, before, end):
-            found.append(RawNeed("appTools", "use", "medium", "json-rpc", f"handles {method}", start))
+            found.append(
+                RawNeed(
+                    need="appTools",
+                    kind="use",
+                    confidence="medium",
+                    via="json-rpc",
+                    detail=f"handles {method}",
+                    offset=start,
+                )
+            )
     return found
 
 
@@ -305,11 +350,18 @@ def _method_value(view: CodeView, need: str, method: str, start: int) -> RawNeed
     """A `method: "<wire>"` value: a call, unless it only builds a request inside a wrapper nobody calls."""
     confidence = method_value_confidence(view, start)
     if confidence == "high":
-        return RawNeed(need, "call", "high", "json-rpc", method, start)
+        return RawNeed(need=need, kind="call", confidence="high", via="json-rpc", detail=method, offset=start)
     body_start, name = enclosing_function(view, start)
     if name and not is_called(view, name, body_start):
-        return RawNeed(need, "declaration", "low", "json-rpc", f"{method} (in {name}, never called)", start)
-    return RawNeed(need, "call", confidence, "json-rpc", method, start)
+        return RawNeed(
+            need=need,
+            kind="declaration",
+            confidence="low",
+            via="json-rpc",
+            detail=f"{method} (in {name}, never called)",
+            offset=start,
+        )
+    return RawNeed(need=need, kind="call", confidence=confidence, via="json-rpc", detail=method, offset=start)
 
 
 def _is_dispatch(view: CodeView, before: int, literal_end: int) -> bool:

@@ -87,10 +87,23 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     for match in view.budget.hits(_SET_GLOBALS.finditer(source, view.start, view.end)):
         literal_start = match.start() - 1
         if is_literal_at(view, literal_start, match.end() + 1) and not in_regions(regions, literal_start):
-            needs.append(RawNeed("openaiApps", "use", "medium", "openai", "openai:set_globals", literal_start))
+            needs.append(
+                RawNeed(
+                    need="openaiApps",
+                    kind="use",
+                    confidence="medium",
+                    via="openai",
+                    detail="openai:set_globals",
+                    offset=literal_start,
+                )
+            )
             first = literal_start if first is None else first
     guarded = [_guard(view, n) for n in needs]
-    sdks = [] if first is None else [RawSdk("openai-apps-sdk", "runtime", "uses window.openai", first)]
+    sdks = (
+        []
+        if first is None
+        else [RawSdk(name="openai-apps-sdk", how="runtime", detail="uses window.openai", offset=first)]
+    )
     return guarded, sdks
 
 
@@ -125,13 +138,21 @@ def _member_use(view: CodeView, after_global: int, at: int, needs: list[RawNeed]
     ):
         need = OPENAI_METHOD_NEEDS.get(name)
         if need is not None and need != "openaiApps":
-            needs.append(RawNeed(need, "call", "high", "openai", name, member.start(group)))
-        needs.append(RawNeed("openaiApps", "call", "high", "openai", name, member.start(group)))
+            needs.append(
+                RawNeed(
+                    need=need, kind="call", confidence="high", via="openai", detail=name, offset=member.start(group)
+                )
+            )
+        needs.append(
+            RawNeed(
+                need="openaiApps", kind="call", confidence="high", via="openai", detail=name, offset=member.start(group)
+            )
+        )
     elif next_char == "=" and source[after + 1 : after + 2] not in ("=", ">"):
         return True
     else:
         reads.setdefault(name, []).append(member.start(group))
-        needs.append(RawNeed("openaiApps", "use", "high", "openai", name, at))
+        needs.append(RawNeed(need="openaiApps", kind="use", confidence="high", via="openai", detail=name, offset=at))
     return True
 
 
@@ -153,7 +174,9 @@ def _bare_use(view: CodeView, start: int, end: int, needs: list[RawNeed], aliase
             aliases[name] = _block_scope(view, start)
         else:
             _destructured(view, before, needs)
-    needs.append(RawNeed("openaiApps", "use", "medium", "openai", "window.openai", start))
+    needs.append(
+        RawNeed(need="openaiApps", kind="use", confidence="medium", via="openai", detail="window.openai", offset=start)
+    )
 
 
 def _block_scope(view: CodeView, offset: int) -> tuple[int, int]:
@@ -174,7 +197,9 @@ def _destructured(view: CodeView, equals: int, needs: list[RawNeed]) -> None:
         name = part.split(":")[0].strip()
         need = OPENAI_METHOD_NEEDS.get(name)
         if need is not None:
-            needs.append(RawNeed(need, "call", "medium", "openai", name, found.start(1)))
+            needs.append(
+                RawNeed(need=need, kind="call", confidence="medium", via="openai", detail=name, offset=found.start(1))
+            )
 
 
 def _guard(view: CodeView, need: RawNeed) -> RawNeed:
@@ -186,7 +211,14 @@ def _guard(view: CodeView, need: RawNeed) -> RawNeed:
         r"|(?:\bopenai|\[\s*[\"']openai[\"']\s*\])\s*(?=\)|&&|\|\|)|\btypeof\b[^;]{0,80}openai"
     )
     if is_guarded(view, need.offset, check, None):
-        return RawNeed(need.need, "guarded-call", need.confidence, need.via, need.detail, need.offset)
+        return RawNeed(
+            need=need.need,
+            kind="guarded-call",
+            confidence=need.confidence,
+            via=need.via,
+            detail=need.detail,
+            offset=need.offset,
+        )
     return need
 
 
@@ -227,14 +259,29 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
         body, builder = enclosing_function(view, open_at) if not posted else (-1, "")
         if builder and not is_called(view, builder, body):
             detail = f"type:{action} (built in {builder}, never called)"
-            needs.append(RawNeed(need, "declaration", "low", "mcp-ui", detail, literal_start))
+            needs.append(
+                RawNeed(
+                    need=need, kind="declaration", confidence="low", via="mcp-ui", detail=detail, offset=literal_start
+                )
+            )
             continue
-        needs.append(RawNeed(need, "call", confidence, "mcp-ui", f"type:{action}", literal_start))
+        needs.append(
+            RawNeed(
+                need=need,
+                kind="call",
+                confidence=confidence,
+                via="mcp-ui",
+                detail=f"type:{action}",
+                offset=literal_start,
+            )
+        )
     markers = view.may_match(_MCP_UI_MARKERS_GATE)
     for match in view.budget.hits(_MCP_UI_MARKERS.finditer(source, view.start, view.end)) if markers else ():
         if is_literal_at(view, match.start() - 1, match.end() + 1):
-            sdks.append(RawSdk("mcp-ui", "runtime", match.group(0), match.start() - 1))
+            sdks.append(RawSdk(name="mcp-ui", how="runtime", detail=match.group(0), offset=match.start() - 1))
             break
     if needs and not sdks:
-        sdks.append(RawSdk("mcp-ui", "runtime", "legacy {type, payload} actions", needs[0].offset))
+        sdks.append(
+            RawSdk(name="mcp-ui", how="runtime", detail="legacy {type, payload} actions", offset=needs[0].offset)
+        )
     return needs, sdks

@@ -19,6 +19,7 @@ from hostcompat.engine.scan.js.lexer import (
     span_index_at,
 )
 from hostcompat.engine.scan.js.sdk import SdkRegion, in_regions
+from hostcompat.engine.scan.needs import Directive, ExternalKind
 from hostcompat.engine.scan.prefilter import gate
 from hostcompat.engine.scan.raw import RawEmbedded, RawExternal, RawUrl
 
@@ -56,7 +57,18 @@ _ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|
 _HOST = re.compile(r"^(?:(https?|wss?):)?//([^/?#\s]+)", re.IGNORECASE)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _CONNECT_CALLEES = {"fetch": "connect", "WebSocket": "connect", "EventSource": "connect", "sendBeacon": "connect"}
-_CODE_CALLEES = {"import": "dynamic-import", "importScripts": "worker", "Worker": "worker", "SharedWorker": "worker"}
+_CODE_CALLEES: dict[str, ExternalKind] = {
+    "import": "dynamic-import",
+    "importScripts": "worker",
+    "Worker": "worker",
+    "SharedWorker": "worker",
+}
+_CODE_KINDS: dict[str, ExternalKind] = {
+    "module-import": "module-import",
+    "dynamic-import": "dynamic-import",
+    "worker": "worker",
+}
+_URL_DIRECTIVES: dict[str, Directive] = {"connect": "connect", "resource": "resource", "frame": "frame"}
 _MIN_EMBEDDED_CHARS = 40
 _MAX_URLS = 2000
 _MAX_BINDING_DISTANCE = 32_768
@@ -87,14 +99,14 @@ def scan_urls(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawU
             continue
         url = source[start + 1 : match.end()]
         kind = _classify(view, start)
-        if kind in ("module-import", "dynamic-import", "worker"):
-            externals.append(RawExternal(url, kind, start))
+        if (external := _CODE_KINDS.get(kind)) is not None:
+            externals.append(RawExternal(url=url, kind=external, offset=start))
             if domain_of(url):
-                urls.append(RawUrl(url, "resource", start))
-        elif kind in ("connect", "resource", "frame"):
-            urls.append(RawUrl(url, kind, start))
+                urls.append(RawUrl(url=url, directive="resource", offset=start))
+        elif (directive := _URL_DIRECTIVES.get(kind)) is not None:
+            urls.append(RawUrl(url=url, directive=directive, offset=start))
         elif kind == "config":
-            urls.append(RawUrl(url, "connect", start, "medium"))
+            urls.append(RawUrl(url=url, directive="connect", offset=start, confidence="medium"))
         elif kind.startswith("bind:"):
             bindings[kind[5:]] = (url, start)
         if len(urls) + len(externals) >= _MAX_URLS:
@@ -196,12 +208,12 @@ def _bound_uses(
                 continue
             url = bound[0]
             if name in _CODE_CALLEES:
-                externals.append(RawExternal(url, _CODE_CALLEES[name], match.start()))
-                urls.append(RawUrl(url, "resource", match.start()))
+                externals.append(RawExternal(url=url, kind=_CODE_CALLEES[name], offset=match.start()))
+                urls.append(RawUrl(url=url, directive="resource", offset=match.start()))
             elif name in _CONNECT_CALLEES:
-                urls.append(RawUrl(url, "connect", match.start()))
+                urls.append(RawUrl(url=url, directive="connect", offset=match.start()))
             else:
-                urls.append(RawUrl(url, "resource", match.start()))
+                urls.append(RawUrl(url=url, directive="resource", offset=match.start()))
     for match in view.budget.hits(_BOUND_CONFIG.finditer(source, view.start, view.end)):
         bound = bindings.get(match.group(1))
         before = source[match.start() - 1] if match.start() > 0 else ""
@@ -210,7 +222,7 @@ def _bound_uses(
         if not is_code(view.layout, match.start()) or in_regions(regions, match.start()):
             continue
         if 0 < match.start() - bound[1] <= _MAX_BINDING_DISTANCE * 8:
-            urls.append(RawUrl(bound[0], "connect", match.start(), "medium"))
+            urls.append(RawUrl(url=bound[0], directive="connect", offset=match.start(), confidence="medium"))
 
 
 def _bare_specifiers(view: CodeView, regions: tuple[SdkRegion, ...], externals: list[RawExternal]) -> None:
@@ -230,7 +242,7 @@ def _bare_specifiers(view: CodeView, regions: tuple[SdkRegion, ...], externals: 
         before = prev_code_index(source, view.layout, match.start())
         if before >= 0 and source[before] == ".":
             continue
-        externals.append(RawExternal(spec, "module-import", match.start(1)))
+        externals.append(RawExternal(url=spec, kind="module-import", offset=match.start(1)))
 
 
 def scan_embedded(view: CodeView) -> list[RawEmbedded]:
@@ -255,9 +267,9 @@ def scan_embedded(view: CodeView) -> list[RawEmbedded]:
                 continue
             value = decode_js_string(raw)
             if kind == "data-url":
-                found.append(RawEmbedded(literal_start, value, False, "data-url"))
+                found.append(RawEmbedded(offset=literal_start, payload=value, base64=False, media="data-url"))
             else:
-                found.append(RawEmbedded(literal_start, value, kind == "base64", "js"))
+                found.append(RawEmbedded(offset=literal_start, payload=value, base64=kind == "base64", media="js"))
     return found
 
 

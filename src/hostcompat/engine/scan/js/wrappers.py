@@ -52,7 +52,10 @@ def wrapper_method_calls(
         if not is_code(view.layout, at) or in_regions(regions, at) or not _is_member_call(view, at, match.end()):
             continue
         detail = f"{match.group(1)} (wraps the host)"
-        found.extend(RawNeed(need, "call", "medium", "wrapper", detail, at) for need in sorted(derived[match.group(1)]))
+        found.extend(
+            RawNeed(need=need, kind="call", confidence="medium", via="wrapper", detail=detail, offset=at)
+            for need in sorted(derived[match.group(1)])
+        )
         if len(found) >= _MAX_CALLS:
             break
     return found

@@ -1,0 +1,308 @@
+"""What every host's verdict reads of one server, computed once: the `ServerDigest`.
+
+`evaluate_all_hosts` judges one server on some forty hosts. Everything a lane derives from the server alone (the
+widget tools by bridge, the tools each render rule selects, the needs the widgets use, every trigger's outcome,
+the tools using each schema construct) is computed here once, before any host is looked at, so a host costs only
+its own checks. The digest is host-independent: it never reads the catalog. `digest_server` builds it from what
+`evaluate_all_hosts` receives; `digest_requirements` from requirements derived already.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from types import MappingProxyType
+from typing import Final
+
+from hostcompat.engine.findings.model import Evidence, Finding, Lane, cut_snippet, cut_text
+from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage
+from hostcompat.engine.server.observed import ObservedRun
+from hostcompat.engine.server.requirements import (
+    UNKNOWN_TOOLS_OVER_LIMIT,
+    UNKNOWN_TOOLS_TRUNCATED,
+    ServerRequirements,
+    read_server_tools,
+)
+from hostcompat.engine.server.surface import ServerSurface, describe_server_surface
+from hostcompat.engine.server.tool_meta import Bridge, ToolInspection, ToolList
+from hostcompat.engine.server.tool_set import MAX_EVIDENCE, ToolSet, name_list
+from hostcompat.engine.verdicts.needs import NEED_ORDER
+from hostcompat.engine.verdicts.triggers import EVALUATED_TRIGGERS, TriggerOutcome, evaluate_trigger
+from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON, WireValue
+
+BRIDGE_NAMES: Final = {
+    Bridge.MCP_APPS: "MCP Apps",
+    Bridge.OPENAI_SDK: "OpenAI Apps SDK",
+    Bridge.DUAL: "MCP Apps or OpenAI Apps SDK",
+}
+"""Each widget bridge in words, in the order the apps lane reports bridges."""
+
+RENDER_RULE_LEVELS: Final = ("unsupported", "unsupported", "unknown", "partial")
+"""For each render rule, in order (app-only blocked, text fallback, unknown, partial): the host's support level
+for a bridge at which that rule selects the bridge's widget tools."""
+
+RenderGroups = tuple[
+    tuple[ToolInspection, ...], tuple[ToolInspection, ...], tuple[ToolInspection, ...], tuple[ToolInspection, ...]
+]
+"""One bridge's widget tools per render rule, in rule order: app-only, not app-only, all, all."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class NeedUse:
+    """One widget need the server's widgets have: the tools that use it and those that check for it first."""
+
+    need: str
+    tools: tuple[str, ...]
+    guarded: frozenset[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerDigest:
+    """One server as every host's verdict reads it; built once (`digest_server`), shared by every host.
+
+    `tool_findings` are the requirements' per-tool findings moved to the server lane; `tools_complete` is False
+    when the tool list was not loaded, was truncated or was over the limit. `tool_list` and `inspections` (each
+    entry's `_meta` read) are what the requirements were derived from, None and empty when the digest was made
+    from requirements alone (`digest_requirements`).
+    """
+
+    requirements: ServerRequirements
+    surface: ServerSurface
+    observed: tuple[ObservedRun, ...] = ()
+    """What the widgets were seen to do in a browser, per judged host (`hostcompat.observe`); empty: not run."""
+    tool_list: ToolList | None = None
+    inspections: tuple[ToolInspection, ...] = ()
+    widget_uris: Mapping[str, str] = field(hash=False)
+    tool_findings: tuple[Finding, ...]
+    tools_complete: bool
+    widget_tool_names: frozenset[str]
+    """Every tool that declares a widget."""
+    render_groups: Mapping[Bridge, RenderGroups] = field(hash=False)
+    """The bridges the widget tools declare, in report order, with their tools per render rule."""
+    render_selections: Mapping[tuple[int, tuple[Bridge, ...]], ToolSet] = field(hash=False)
+    """(render rule, bridges) → the tools that rule selects over those bridges, for every combination a host can
+    ask for (each bridge with tools for that rule)."""
+    need_uses: tuple[NeedUse, ...]
+    """The needs the widget usage has, in the apps lane's order (empty without widget usage)."""
+    trigger_outcomes: Mapping[str, TriggerOutcome] = field(hash=False)
+    """Every trigger the engine evaluates → its outcome on this server."""
+    schema_uses: Mapping[str, ToolSet] = field(hash=False)
+    """Input-schema construct → the tools whose schema uses it."""
+    bridge_tool_names: Mapping[Bridge, frozenset[str]] = field(hash=False)
+    """Each bridge of `render_groups` → the names of its widget tools."""
+    _use_evidence: dict[tuple[str, str, bool], Evidence] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """The evidence of `use_evidence`, made when a host first cites it: which tools a host cites depends on what it
+    renders, and making it for every tool and need up front costs more than the hosts ever ask for."""
+
+    def use_evidence(self, tool: str, need: str, *, guarded: bool) -> Evidence:
+        """Evidence that `tool`'s widget uses `need` (behind a host-capability check when `guarded`)."""
+        key = (tool, need, guarded)
+        found = self._use_evidence.get(key)
+        if found is None:
+            how = " behind a host-capability check" if guarded else ""
+            source = f"widget:{cut_snippet(self.widget_uris.get(tool, tool))}"
+            found = self._use_evidence[key] = Evidence(source, detail=f"{cut_snippet(tool)} uses {need}{how}")
+        return found
+
+    def trigger_outcome(self, trigger: str) -> TriggerOutcome:
+        """The outcome of `trigger` on this server."""
+        found = self.trigger_outcomes.get(trigger)
+        if found is None:
+            return evaluate_trigger(trigger, self.surface, self.requirements.widget_usage, self.widget_tool_names)
+        return found
+
+    def long_names(self, counted: str, limit: int) -> ToolSet:
+        """The tools whose name, written into `counted` (a template over {tool}), is longer than `limit`."""
+        extra = len(counted) - len("{tool}")
+        over = [name for name in self.requirements.tool_names if len(name) + extra > limit]
+        forms = (counted.replace("{tool}", name) for name in over[:MAX_EVIDENCE])
+        evidence = (
+            Evidence(f"tools/list:{cut_snippet(name)}", detail=f"{len(form)} characters as counted", snippet=form)
+            for name, form in zip(over, forms, strict=False)
+        )
+        return ToolSet.of(over, evidence)
+
+    def names_outside(self, pattern: re.Pattern[str]) -> ToolSet:
+        """The tools whose name `pattern` does not match in full, each with the characters it does not allow."""
+        bad = [name for name in self.requirements.tool_names if pattern.fullmatch(name) is None]
+        evidence = (
+            Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern))
+            for name in bad[:MAX_EVIDENCE]
+        )
+        return ToolSet.of(bad, evidence)
+
+
+def digest_server(
+    tools: Sequence[WireValue] | None,
+    *,
+    widget_usage: WidgetUsage | WireJSON | None = None,
+    connection_facts: ConnectionFacts | WireJSON | None = None,
+    tools_truncated: bool = False,
+    call_results: Mapping[str, WireJSON] | None = None,
+    tools_metadata: WireJSON | None = None,
+    observed: Iterable[ObservedRun] = (),
+) -> ServerDigest:
+    """The digest of a server from its tools list and what was captured of it (the server-side arguments of
+    `evaluate_all_hosts`, with the same meaning and the same errors).
+
+    Raises:
+        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
+            observed run that is not an `ObservedRun`.
+    """
+    read = read_server_tools(
+        tools, widget_usage, connection_facts, tools_metadata=tools_metadata, tools_truncated=tools_truncated
+    )
+    surface = describe_server_surface(tools, call_results=call_results)
+    return _digest(read.requirements, surface, observed, read.tool_list, read.inspections)
+
+
+def digest_requirements(
+    requirements: ServerRequirements, surface: ServerSurface | None = None, observed: Iterable[ObservedRun] = ()
+) -> ServerDigest:
+    """The digest of requirements derived already (and a surface; by default one that knows only the tool names),
+    with any observed runs of its widgets.
+
+    Raises:
+        InvalidInput: `requirements` is not `ServerRequirements`, `surface` not a `ServerSurface`, or an observed
+            run not an `ObservedRun`.
+    """
+    if not isinstance(requirements, ServerRequirements):
+        raise InvalidInput(
+            f"requirements must be ServerRequirements, got {type(requirements).__name__}", value=requirements
+        )
+    if surface is not None and not isinstance(surface, ServerSurface):
+        raise InvalidInput(f"surface must be a ServerSurface, got {type(surface).__name__}", value=surface)
+    shown = ServerSurface.from_names(requirements.tool_names) if surface is None else surface
+    return _digest(requirements, shown, observed, None, ())
+
+
+def _digest(
+    requirements: ServerRequirements,
+    surface: ServerSurface,
+    observed: Iterable[ObservedRun],
+    tool_list: ToolList | None,
+    inspections: tuple[ToolInspection, ...],
+) -> ServerDigest:
+    dimensions = requirements.unknown_dimensions
+    widget_names = frozenset(tool.name for tool in requirements.widget_tools)
+    groups = _render_groups(requirements.widget_tools)
+    usage = requirements.widget_usage
+    return ServerDigest(
+        requirements=requirements,
+        surface=surface,
+        observed=_observed_runs(observed),
+        tool_list=tool_list,
+        inspections=inspections,
+        widget_uris=requirements.widget_resource_uris,
+        tool_findings=tuple(
+            finding if finding.lane is Lane.SERVER else dataclasses.replace(finding, lane=Lane.SERVER)
+            for finding in requirements.tool_findings
+        ),
+        tools_complete=requirements.tools_loaded
+        and UNKNOWN_TOOLS_TRUNCATED not in dimensions
+        and UNKNOWN_TOOLS_OVER_LIMIT not in dimensions,
+        widget_tool_names=widget_names,
+        render_groups=MappingProxyType(groups),
+        render_selections=MappingProxyType(_render_selections(groups)),
+        need_uses=() if usage is None else _need_uses(usage),
+        trigger_outcomes=MappingProxyType(
+            {trigger: evaluate_trigger(trigger, surface, usage, widget_names) for trigger in sorted(EVALUATED_TRIGGERS)}
+        ),
+        schema_uses=MappingProxyType({feature: _schema_uses(uses) for feature, uses in surface.schema_uses.items()}),
+        bridge_tool_names=MappingProxyType(
+            {bridge: frozenset(tool.name for tool in group[2]) for bridge, group in groups.items()}
+        ),
+    )
+
+
+def _observed_runs(observed: Iterable[ObservedRun]) -> tuple[ObservedRun, ...]:
+    runs = tuple(observed)
+    for run in runs:
+        if not isinstance(run, ObservedRun):
+            raise InvalidInput(f"observed runs must be ObservedRun values, got {type(run).__name__}", value=run)
+    return runs
+
+
+def _render_groups(widget_tools: Sequence[ToolInspection]) -> dict[Bridge, RenderGroups]:
+    grouped: dict[Bridge, list[ToolInspection]] = {}
+    for tool in widget_tools:
+        if tool.bridge is not None:
+            grouped.setdefault(tool.bridge, []).append(tool)
+    out: dict[Bridge, RenderGroups] = {}
+    for bridge in BRIDGE_NAMES:
+        if bridge in grouped:
+            tools = tuple(grouped[bridge])
+            out[bridge] = (
+                tuple(t for t in tools if t.app_only),
+                tuple(t for t in tools if not t.app_only),
+                tools,
+                tools,
+            )
+    return out
+
+
+def _render_selections(groups: Mapping[Bridge, RenderGroups]) -> dict[tuple[int, tuple[Bridge, ...]], ToolSet]:
+    """Every (rule, bridges) a host can select: for each rule, each non-empty combination of the bridges that
+    have tools for it, in report order.
+    """
+    out: dict[tuple[int, tuple[Bridge, ...]], ToolSet] = {}
+    for order in range(len(RENDER_RULE_LEVELS)):
+        candidates = tuple(bridge for bridge, group in groups.items() if group[order])
+        for size in range(1, len(candidates) + 1):
+            for bridges in combinations(candidates, size):
+                out[order, bridges] = _render_selection(tuple((bridge, groups[bridge][order]) for bridge in bridges))
+    return out
+
+
+def _render_selection(selected: Sequence[tuple[Bridge, tuple[ToolInspection, ...]]]) -> ToolSet:
+    """The tools of one render rule over some bridges, with their `_meta` evidence, described bridge by bridge."""
+    tools = [tool for _, group in selected for tool in group]
+    evidence = (_meta_evidence(tool) for tool in tools[:MAX_EVIDENCE])
+    text = "; ".join(f"{BRIDGE_NAMES[bridge]} {name_list([t.name for t in group])}" for bridge, group in selected)
+    return ToolSet(tools=tuple(tool.name for tool in tools), evidence=tuple(evidence), text=text)
+
+
+def _meta_evidence(tool: ToolInspection) -> Evidence:
+    name = cut_snippet(tool.name)
+    if tool.resource_uri is not None:
+        return Evidence("tool:_meta", detail=f"{name}: _meta.ui.resourceUri", snippet=tool.resource_uri)
+    return Evidence("tool:_meta", detail=f"{name}: _meta['openai/outputTemplate']", snippet=tool.openai_template)
+
+
+def _need_uses(usage: WidgetUsage) -> tuple[NeedUse, ...]:
+    """Each evaluated need the usage has, in `NEED_ORDER`."""
+    uses = []
+    for need in NEED_ORDER:
+        tools = usage.tools_for(need)
+        if tools or (need == "sandboxPermissions" and usage.sandbox_permission_names):
+            uses.append(NeedUse(need=need, tools=tools, guarded=frozenset(usage.guarded_tools_for(need))))
+    return tuple(uses)
+
+
+def _schema_uses(uses: Sequence[tuple[str, str]]) -> ToolSet:
+    evidence = (
+        Evidence(f"tools/list:{cut_snippet(tool)}", detail=cut_text(path)) for tool, path in uses[:MAX_EVIDENCE]
+    )
+    return ToolSet.of([tool for tool, _ in uses], evidence)
+
+
+def _offending(name: str, pattern: re.Pattern[str]) -> str:
+    chars = dict.fromkeys(char for char in name[:1000] if pattern.fullmatch(char) is None)
+    return "offending: " + " ".join(repr(char) for char in list(chars)[:10])
+
+
+__all__ = [
+    "BRIDGE_NAMES",
+    "RENDER_RULE_LEVELS",
+    "NeedUse",
+    "RenderGroups",
+    "ServerDigest",
+    "digest_requirements",
+    "digest_server",
+]
