@@ -10,9 +10,12 @@ PACKAGES = [
     "hostcompat",
     "hostcompat.apps",
     "hostcompat.apps.bridge",
+    "hostcompat.cli",
     "hostcompat.clients",
+    "hostcompat.clients.proxy",
     "hostcompat.engine",
     "hostcompat.errors",
+    "hostcompat.observe",
     "hostcompat.probe",
     "hostcompat.report",
 ]
@@ -53,3 +56,19 @@ def test_the_server_helpers_load_on_first_use() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_the_bridge_face_names_what_view_and_host_authors_use_and_its_modules_keep_the_rest() -> None:
+    bridge = importlib.import_module("hostcompat.apps.bridge")
+    methods = importlib.import_module("hostcompat.apps.bridge.methods")
+    codes = importlib.import_module("hostcompat.apps.bridge.codes")
+    assert {"parse_message", "serialize", "error_reply", "BridgeRequest", "OpenLinkParams"} <= set(bridge.__all__)
+    assert "InvalidBridgeMessage" in bridge.__all__
+    assert not hasattr(bridge, "UI_OPEN_LINK") and methods.UI_OPEN_LINK == "ui/open-link"
+    assert not hasattr(bridge, "BRIDGE_BAD_FIELD") and codes.BRIDGE_BAD_FIELD == "BRIDGE-BAD-FIELD"
+
+
+def test_importing_the_command_line_face_loads_no_command() -> None:
+    code = "import sys, hostcompat.cli\nprint(sorted(m for m in sys.modules if m.startswith('hostcompat.cli.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
