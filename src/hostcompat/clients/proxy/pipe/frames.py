@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
-from hostcompat.errors import ProbeError
+from hostcompat.errors import InvalidMessage
 
 REQUEST = "request"
 NOTIFICATION = "notification"
@@ -40,11 +40,11 @@ def _is_id(value: object) -> bool:
     return type(value) is int or type(value) is str  # decoded JSON: exact types, and a bool is no id
 
 
-def _unreadable(line: bytes, reason: str) -> ProbeError:
+def _unreadable(line: bytes, reason: str) -> InvalidMessage:
     if line.endswith(b"\n"):  # the line's own terminator is no part of what it says
         line = line[:-1]
     preview = line[:_PREVIEW].decode("utf-8", "replace")
-    return ProbeError(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
+    return InvalidMessage(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
 
 
 def _envelope_problem(body: dict[str, Any]) -> str | None:
@@ -74,26 +74,30 @@ def _envelope_problem(body: dict[str, Any]) -> str | None:
     return "neither a request, a notification nor a response"
 
 
-def read_frame(line: bytes) -> Frame | ProbeError:
-    """The message on one line of a stdio stream, or the error saying why it is not one (never raises).
+def read_frame(line: bytes) -> Frame:
+    """The message on one line of a stdio stream.
 
     `line` may end with its newline (JSON allows the whitespace): the relay parses the bytes it will forward.
+
+    Raises:
+        InvalidMessage: the line is no JSON-RPC 2.0 message; the error says why, with the start of the line.
     """
     try:
         if line[:1] == b"{" and line[1:2] != b"\x00":  # what json.loads would decode as UTF-8, minus its detours
             text = line.decode("utf-8", "surrogatepass")
             body, end = _SCAN(text, 0)  # the object starts at 0: no leading whitespace to skip
             if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
-                return _unreadable(line, "JSONDecodeError")  # extra data after the object
+                raise _unreadable(line, "JSONDecodeError")  # extra data after the object
         else:
             body = json.loads(line)
     except (ValueError, RecursionError, StopIteration) as error:  # UnicodeDecodeError is a ValueError
-        return _unreadable(line, "JSONDecodeError" if type(error) is StopIteration else type(error).__name__)
+        reason = "JSONDecodeError" if type(error) is StopIteration else type(error).__name__
+        raise _unreadable(line, reason) from error
     if type(body) is not dict:
-        return _unreadable(line, "not an object")
+        raise _unreadable(line, "not an object")
     problem = _envelope_problem(body)
     if problem is not None:
-        return _unreadable(line, problem)
+        raise _unreadable(line, problem)
     method = body.get("method")
     if method is not None:
         if "id" in body:
@@ -117,7 +121,7 @@ def dump_line(message: Mapping[str, Any]) -> bytes:
     """The line (with its newline) that carries `message`: compact JSON, UTF-8.
 
     Raises:
-        ProbeError: `message` holds something JSON cannot carry (NaN, an infinite number, an object).
+        InvalidMessage: `message` holds something JSON cannot carry (NaN, an infinite number, an object).
     """
     try:
         try:
@@ -127,7 +131,7 @@ def dump_line(message: Mapping[str, Any]) -> bytes:
             text = json.dumps(message, separators=(",", ":"), allow_nan=False, default=_plain)
             return text.encode("ascii") + b"\n"
     except (TypeError, ValueError, RecursionError) as error:
-        raise ProbeError(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
+        raise InvalidMessage(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
 
 
 def with_member(frame: Frame, key: str, value: Any) -> dict[str, Any]:

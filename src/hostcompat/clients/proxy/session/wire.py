@@ -17,11 +17,12 @@ from hostcompat.clients.proxy.failures import ErrorObject
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
 
 
-def parse_line(line: bytes) -> SessionMessage | Exception:
-    """One JSON-RPC message from one line of a stdio stream, or the error saying why it is not one.
+def parse_line(line: bytes) -> SessionMessage:
+    """One JSON-RPC message from one line of a stdio stream.
 
-    The error is an `UnreadableMessage`; when the line is an answer whose top-level id can still be found (it is
-    not UTF-8, or nested too deeply), its `reply` names that request.
+    Raises:
+        UnreadableMessage: the line is no JSON-RPC message; when it is an answer whose top-level id can still be
+            found (it is not UTF-8, or nested too deeply), its `reply` names that request.
     """
     try:
         return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
@@ -29,7 +30,19 @@ def parse_line(line: bytes) -> SessionMessage | Exception:
         preview = line[:120].decode("utf-8", "replace")
         reply = unreadable_reply(line, str(error))
         message = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
-        return UnreadableMessage(message, value=preview, reply=reply)
+        raise UnreadableMessage(message, value=preview, reply=reply) from error
+
+
+def stream_item(line: bytes) -> SessionMessage | Exception:
+    """What an SDK read stream carries for one line: its message, or the `UnreadableMessage` that stands for it.
+
+    The SDK's sessions take a bad message as an exception sent down the stream (and go on), so this is where a
+    raised error becomes a stream item.
+    """
+    try:
+        return parse_line(line)
+    except UnreadableMessage as error:
+        return error
 
 
 def encode(message: JSONRPCMessage) -> bytes:
@@ -71,6 +84,7 @@ __all__ = [
     "error_message",
     "notification",
     "parse_line",
+    "stream_item",
     "to_client",
     "to_server",
 ]
