@@ -38,6 +38,7 @@ from hostcompat.clients.rewrite import (
 from hostcompat.clients.rewrites.operations import REQUEST_METHODS, RESULT_METHODS
 from hostcompat.clients.rules import Rule, load_bundled_rules
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
 
 ENVIRONMENT_VARIABLE = "HOSTCOMPAT_CLIENT_COMPAT"
 """The environment variable that switches the middleware off (value `off`)."""
@@ -160,7 +161,7 @@ class ClientSessions:
         self,
         *,
         protocol_version: str,
-        request_meta: Mapping[str, Any] | None,
+        request_meta: WireJSON | None,
         client_params: InitializeRequestParams | None,
     ) -> RewriteSession | None:
         """The session a request belongs to, or None when the client has not said who it is.

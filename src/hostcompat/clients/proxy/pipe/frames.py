@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
 from hostcompat.errors import InvalidMessage
+from hostcompat.wire_json import WireJSON, WireObject
 
 REQUEST = "request"
 NOTIFICATION = "notification"
@@ -33,7 +34,7 @@ class Frame(NamedTuple):
     kind: str
     id: int | str | None
     method: str
-    body: dict[str, Any]
+    body: WireObject
 
 
 def _is_id(value: object) -> bool:
@@ -117,7 +118,7 @@ def _plain(value: object) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def dump_line(message: Mapping[str, Any]) -> bytes:
+def dump_line(message: WireJSON) -> bytes:
     """The line (with its newline) that carries `message`: compact JSON, UTF-8.
 
     Raises:
@@ -134,7 +135,7 @@ def dump_line(message: Mapping[str, Any]) -> bytes:
         raise InvalidMessage(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
 
 
-def with_member(frame: Frame, key: str, value: Any) -> dict[str, Any]:
+def with_member(frame: Frame, key: str, value: Any) -> WireObject:
     """The body of `frame` with `key` (params or result) replaced, other members and their order kept."""
     body = dict(frame.body)
     body[key] = dict(value) if isinstance(value, Mapping) else value
@@ -149,7 +150,7 @@ def error_line(request_id: int | str | None, error: ErrorObject) -> bytes:
     return dump_line({"jsonrpc": "2.0", "id": request_id, "error": fields})
 
 
-def notification_line(method: str, params: Mapping[str, Any]) -> bytes:
+def notification_line(method: str, params: WireJSON) -> bytes:
     """The line of a JSON-RPC notification the proxy sends on its own."""
     return dump_line({"jsonrpc": "2.0", "method": method, "params": params})
 

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from hostcompat.clients.proxy.failures import ErrorObject
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
+from hostcompat.wire_json import WireObject
 
 
 def parse_line(line: bytes) -> SessionMessage:
@@ -58,7 +59,7 @@ def error_message(request_id: int | str | None, error: ErrorObject) -> JSONRPCEr
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**fields))
 
 
-def notification(method: str, params: dict[str, Any]) -> JSONRPCNotification:
+def notification(method: str, params: WireObject) -> JSONRPCNotification:
     """A JSON-RPC notification."""
     return JSONRPCNotification(jsonrpc="2.0", method=method, params=params)
 
