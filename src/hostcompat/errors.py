@@ -23,6 +23,7 @@
     │   ├── NotUTF8                   bytes that are not UTF-8
     │   └── EmptyResource             empty name, HTML or text
     ├── ProbeError                    talking to a live server failed
+    ├── InvalidMessage                a JSON-RPC message on the wire that is not valid
     └── CatalogError                  a host or rule data file is unusable
 
 Findings (a server doing something wrong) are report data, not errors: only misuse of the API
@@ -142,6 +143,15 @@ class ProbeError(HostCompatError):
     """Talking to a live server failed (timeout, crash, protocol garbage, a limit hit)."""
 
 
+class InvalidMessage(HostCompatError):
+    """A JSON-RPC message that is not valid: not JSON, not an object, no JSON-RPC 2.0 envelope, over a size limit,
+    or holding something JSON cannot carry.
+
+    It says what is wrong with one message (the proxy answers or logs it and goes on), where `ProbeError` says that
+    talking to a server failed.
+    """
+
+
 class CatalogError(HostCompatError):
     """A host-profile or client-rule data file is missing, malformed or inconsistent."""
 
@@ -167,6 +177,7 @@ __all__ = [
     "InvalidCatalogValue",
     "InvalidHostConfig",
     "InvalidInput",
+    "InvalidMessage",
     "InvalidOpenAIMeta",
     "InvalidSnapshot",
     "InvalidUIMeta",

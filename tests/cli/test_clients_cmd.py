@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hostcompat.cli
+import hostcompat.cli.command_line
 from hostcompat.cli.rewrite import MAX_DEPTH, run_rewrite
 from hostcompat.clients.rules import load_bundled_rules
 
@@ -34,7 +35,7 @@ USER_RULE = {
 def with_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the two commands whether or not the CLI lists them yet."""
     modules = tuple(dict.fromkeys((*hostcompat.cli.COMMAND_MODULES, "clients", "rewrite")))
-    monkeypatch.setattr(hostcompat.cli, "COMMAND_MODULES", modules)
+    monkeypatch.setattr(hostcompat.cli.command_line, "COMMAND_MODULES", modules)
 
 
 def run(

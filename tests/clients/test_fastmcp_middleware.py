@@ -143,6 +143,14 @@ async def test_a_fastmcp_proxy_rewrites_the_proxied_results_per_client(era: str)
     assert seen["some-new-client"] == ([LONG_NAME, "files.read"], [0.5], "report for apac")
 
 
+def test_install_fastmcp_reads_the_environment_when_called(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, "off")
+    server = build_server(compat=False)
+    assert install_fastmcp(server) is None
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE)
+    assert install_fastmcp(server) is not None
+
+
 @pytest.mark.anyio
 async def test_install_fastmcp_does_nothing_when_switched_off() -> None:
     server = build_server(compat=False)

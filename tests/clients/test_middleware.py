@@ -3,6 +3,7 @@
 import copy
 import gc
 import json
+import os
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -239,6 +240,16 @@ async def test_install_does_nothing_when_switched_off() -> None:
     assert server.middleware == chain
     async with Client(server, client_info=CODEX, mode="legacy") as client:
         assert priorities(await raw(client, call("x"))) == [0.5]
+
+
+def test_the_default_environment_is_read_when_called_not_when_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, "off")
+    assert enabled() is False
+    server = build_server(compat=False)
+    assert install(server) is None
+    monkeypatch.setattr(os, "environ", {})  # a replaced mapping counts, not the one there was at import
+    assert enabled() is True
+    assert install(server) is not None
 
 
 def test_installing_twice_keeps_one_middleware() -> None:

@@ -12,20 +12,21 @@ Everything here but `CompatApps`/`HandshakeExtensions` is pure and never imports
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hostcompat.apps.capabilities.access import CapabilitySource as CapabilitySource
-    from hostcompat.apps.capabilities.access import UICapability as UICapability
     from hostcompat.apps.capabilities.access import client_ui_capable as client_ui_capable
-    from hostcompat.apps.capabilities.access import get_ui_capability as get_ui_capability
     from hostcompat.apps.capabilities.access import server_ui_capable as server_ui_capable
     from hostcompat.apps.capabilities.access import set_client_capability as set_client_capability
     from hostcompat.apps.capabilities.access import set_server_capability as set_server_capability
     from hostcompat.apps.capabilities.diagnosis import CapabilityDiagnosis as CapabilityDiagnosis
     from hostcompat.apps.capabilities.diagnosis import DiagnosisCode as DiagnosisCode
     from hostcompat.apps.capabilities.diagnosis import diagnose_ui_capability as diagnose_ui_capability
+    from hostcompat.apps.capabilities.model import UICapability as UICapability
+    from hostcompat.apps.capabilities.model import get_ui_capability as get_ui_capability
     from hostcompat.apps.constants import DEFAULT_VISIBILITY as DEFAULT_VISIBILITY
     from hostcompat.apps.constants import EXTENSION_ID as EXTENSION_ID
     from hostcompat.apps.constants import FALLBACK_EMBEDDED as FALLBACK_EMBEDDED
@@ -49,12 +50,7 @@ if TYPE_CHECKING:
     from hostcompat.apps.csp import csp_source_is_valid as csp_source_is_valid
     from hostcompat.apps.meta.access import RESOURCE_UI_FIELDS as RESOURCE_UI_FIELDS
     from hostcompat.apps.meta.access import TOOL_UI_FIELDS as TOOL_UI_FIELDS
-    from hostcompat.apps.meta.access import CSPPolicy as CSPPolicy
     from hostcompat.apps.meta.access import MetaHolder as MetaHolder
-    from hostcompat.apps.meta.access import ResourceCSP as ResourceCSP
-    from hostcompat.apps.meta.access import ResourcePermissions as ResourcePermissions
-    from hostcompat.apps.meta.access import ResourceUI as ResourceUI
-    from hostcompat.apps.meta.access import ToolUI as ToolUI
     from hostcompat.apps.meta.access import clear_embedded_resource_ui as clear_embedded_resource_ui
     from hostcompat.apps.meta.access import clear_resource_ui as clear_resource_ui
     from hostcompat.apps.meta.access import clear_tool_ui as clear_tool_ui
@@ -68,6 +64,11 @@ if TYPE_CHECKING:
     from hostcompat.apps.meta.access import set_resource_ui as set_resource_ui
     from hostcompat.apps.meta.access import set_tool_ui as set_tool_ui
     from hostcompat.apps.meta.access import tool_ui_resource_uri as tool_ui_resource_uri
+    from hostcompat.apps.meta.model import ResourceUI as ResourceUI
+    from hostcompat.apps.meta.model import ToolUI as ToolUI
+    from hostcompat.apps.meta.sandbox import CSPPolicy as CSPPolicy
+    from hostcompat.apps.meta.sandbox import ResourceCSP as ResourceCSP
+    from hostcompat.apps.meta.sandbox import ResourcePermissions as ResourcePermissions
     from hostcompat.apps.modes import Mode as Mode
     from hostcompat.apps.modes import ResourceReader as ResourceReader
     from hostcompat.apps.modes import build_embedded_fallback as build_embedded_fallback
@@ -115,124 +116,120 @@ if TYPE_CHECKING:
     from hostcompat.apps.uri import validate_scoped_ui_uri as validate_scoped_ui_uri
     from hostcompat.apps.uri import validate_ui_uri as validate_ui_uri
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "CONTENT_HASH_PREFIX": ("hostcompat.apps.resource", "CONTENT_HASH_PREFIX"),
-    "CSPPolicy": ("hostcompat.apps.meta.access", "CSPPolicy"),
-    "CapabilityDiagnosis": ("hostcompat.apps.capabilities.diagnosis", "CapabilityDiagnosis"),
-    "CapabilitySource": ("hostcompat.apps.capabilities.access", "CapabilitySource"),
-    "CompatApps": ("hostcompat.apps.server", "CompatApps"),
-    "DEFAULT_CSP": ("hostcompat.apps.csp", "DEFAULT_CSP"),
-    "DEFAULT_VISIBILITY": ("hostcompat.apps.constants", "DEFAULT_VISIBILITY"),
-    "DiagnosisCode": ("hostcompat.apps.capabilities.diagnosis", "DiagnosisCode"),
-    "EXTENSION_ID": ("hostcompat.apps.constants", "EXTENSION_ID"),
-    "FALLBACK_EMBEDDED": ("hostcompat.apps.constants", "FALLBACK_EMBEDDED"),
-    "HandshakeExtensions": ("hostcompat.apps.server", "HandshakeExtensions"),
-    "LATEST_PROTOCOL_VERSION": ("hostcompat.apps.constants", "LATEST_PROTOCOL_VERSION"),
-    "LEGACY_ENVELOPE_VERSION": ("hostcompat.apps.constants", "LEGACY_ENVELOPE_VERSION"),
-    "LEGACY_RESOURCE_MIME_TYPE": ("hostcompat.apps.constants", "LEGACY_RESOURCE_MIME_TYPE"),
-    "MAX_CSP_SOURCE_CHARS": ("hostcompat.apps.csp", "MAX_CSP_SOURCE_CHARS"),
-    "MAX_HTML_BLOB_CHARS": ("hostcompat.apps.constants", "MAX_HTML_BLOB_CHARS"),
-    "MAX_HTML_BYTES": ("hostcompat.apps.constants", "MAX_HTML_BYTES"),
-    "MAX_UI_URI_BYTES": ("hostcompat.apps.constants", "MAX_UI_URI_BYTES"),
-    "META_UI_KEY": ("hostcompat.apps.constants", "META_UI_KEY"),
-    "MetaHolder": ("hostcompat.apps.meta.access", "MetaHolder"),
-    "Mode": ("hostcompat.apps.modes", "Mode"),
-    "OPENAI_FILE_PARAMS": ("hostcompat.apps.openai.mapping", "OPENAI_FILE_PARAMS"),
-    "OPENAI_INVOKED": ("hostcompat.apps.openai.mapping", "OPENAI_INVOKED"),
-    "OPENAI_INVOKING": ("hostcompat.apps.openai.mapping", "OPENAI_INVOKING"),
-    "OPENAI_OUTPUT_TEMPLATE": ("hostcompat.apps.openai.mapping", "OPENAI_OUTPUT_TEMPLATE"),
-    "OPENAI_VISIBILITY": ("hostcompat.apps.openai.mapping", "OPENAI_VISIBILITY"),
-    "OPENAI_WIDGET_ACCESSIBLE": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_ACCESSIBLE"),
-    "OPENAI_WIDGET_CSP": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_CSP"),
-    "OPENAI_WIDGET_DESCRIPTION": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_DESCRIPTION"),
-    "OPENAI_WIDGET_DOMAIN": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_DOMAIN"),
-    "OPENAI_WIDGET_MIME_TYPE": ("hostcompat.apps.constants", "OPENAI_WIDGET_MIME_TYPE"),
-    "OPENAI_WIDGET_PREFERS_BORDER": ("hostcompat.apps.openai.mapping", "OPENAI_WIDGET_PREFERS_BORDER"),
-    "OpenAIConflict": ("hostcompat.apps.openai.reports", "OpenAIConflict"),
-    "RESOURCE_MIME_TYPE": ("hostcompat.apps.constants", "RESOURCE_MIME_TYPE"),
-    "RESOURCE_UI_FIELDS": ("hostcompat.apps.meta.access", "RESOURCE_UI_FIELDS"),
-    "RESOURCE_URI_META_KEY": ("hostcompat.apps.constants", "RESOURCE_URI_META_KEY"),
-    "ResourceCSP": ("hostcompat.apps.meta.access", "ResourceCSP"),
-    "ResourcePermissions": ("hostcompat.apps.meta.access", "ResourcePermissions"),
-    "ResourceReader": ("hostcompat.apps.modes", "ResourceReader"),
-    "ResourceUI": ("hostcompat.apps.meta.access", "ResourceUI"),
-    "SCOPED_KINDS": ("hostcompat.apps.uri", "SCOPED_KINDS"),
-    "SUPPORTED_PROTOCOL_VERSIONS": ("hostcompat.apps.constants", "SUPPORTED_PROTOCOL_VERSIONS"),
-    "TOOL_UI_FIELDS": ("hostcompat.apps.meta.access", "TOOL_UI_FIELDS"),
-    "ToolUI": ("hostcompat.apps.meta.access", "ToolUI"),
-    "UICapability": ("hostcompat.apps.capabilities.access", "UICapability"),
-    "UIURI": ("hostcompat.apps.uri", "UIURI"),
-    "UI_URI_PREFIX": ("hostcompat.apps.constants", "UI_URI_PREFIX"),
-    "UI_URI_SCHEME": ("hostcompat.apps.constants", "UI_URI_SCHEME"),
-    "Untranslated": ("hostcompat.apps.openai.reports", "Untranslated"),
-    "build_allow_attribute": ("hostcompat.apps.csp", "build_allow_attribute"),
-    "build_csp": ("hostcompat.apps.csp", "build_csp"),
-    "build_embedded_fallback": ("hostcompat.apps.modes", "build_embedded_fallback"),
-    "check_html_budget": ("hostcompat.apps.resource", "check_html_budget"),
-    "clear_embedded_resource_ui": ("hostcompat.apps.meta.access", "clear_embedded_resource_ui"),
-    "clear_resource_ui": ("hostcompat.apps.meta.access", "clear_resource_ui"),
-    "clear_tool_ui": ("hostcompat.apps.meta.access", "clear_tool_ui"),
-    "client_ui_capable": ("hostcompat.apps.capabilities.access", "client_ui_capable"),
-    "content_hash": ("hostcompat.apps.resource", "content_hash"),
-    "csp_source_is_valid": ("hostcompat.apps.csp", "csp_source_is_valid"),
-    "decode_html_blob": ("hostcompat.apps.resource", "decode_html_blob"),
-    "diagnose_ui_capability": ("hostcompat.apps.capabilities.diagnosis", "diagnose_ui_capability"),
-    "dual_tool_meta": ("hostcompat.apps.openai.mapping", "dual_tool_meta"),
-    "embedded_html_resource": ("hostcompat.apps.resource", "embedded_html_resource"),
-    "encode_html_blob": ("hostcompat.apps.resource", "encode_html_blob"),
-    "get_embedded_resource_ui": ("hostcompat.apps.meta.access", "get_embedded_resource_ui"),
-    "get_resource_ui": ("hostcompat.apps.meta.access", "get_resource_ui"),
-    "get_tool_ui": ("hostcompat.apps.meta.access", "get_tool_ui"),
-    "get_ui_capability": ("hostcompat.apps.capabilities.access", "get_ui_capability"),
-    "html_byte_size": ("hostcompat.apps.resource", "html_byte_size"),
-    "html_contents": ("hostcompat.apps.resource", "html_contents"),
-    "html_resource": ("hostcompat.apps.resource", "html_resource"),
-    "is_app_only": ("hostcompat.apps.meta.access", "is_app_only"),
-    "is_model_only": ("hostcompat.apps.meta.access", "is_model_only"),
-    "is_valid_ui_uri": ("hostcompat.apps.uri", "is_valid_ui_uri"),
-    "mime_type_for_mcp": ("hostcompat.apps.openai.mapping", "mime_type_for_mcp"),
-    "mime_type_for_openai": ("hostcompat.apps.openai.mapping", "mime_type_for_openai"),
-    "openai_conflicts": ("hostcompat.apps.openai.reports", "openai_conflicts"),
-    "read_result": ("hostcompat.apps.resource", "read_result"),
-    "resolve_resource_ui": ("hostcompat.apps.meta.access", "resolve_resource_ui"),
-    "resource_openai_from_ui": ("hostcompat.apps.openai.mapping", "resource_openai_from_ui"),
-    "resource_ui_from_openai": ("hostcompat.apps.openai.mapping", "resource_ui_from_openai"),
-    "select_resource_mode": ("hostcompat.apps.modes", "select_resource_mode"),
-    "select_tool_mode": ("hostcompat.apps.modes", "select_tool_mode"),
-    "server_ui_capable": ("hostcompat.apps.capabilities.access", "server_ui_capable"),
-    "set_client_capability": ("hostcompat.apps.capabilities.access", "set_client_capability"),
-    "set_embedded_resource_ui": ("hostcompat.apps.meta.access", "set_embedded_resource_ui"),
-    "set_resource_ui": ("hostcompat.apps.meta.access", "set_resource_ui"),
-    "set_server_capability": ("hostcompat.apps.capabilities.access", "set_server_capability"),
-    "set_tool_ui": ("hostcompat.apps.meta.access", "set_tool_ui"),
-    "tool_openai_from_ui": ("hostcompat.apps.openai.mapping", "tool_openai_from_ui"),
-    "tool_ui_from_openai": ("hostcompat.apps.openai.mapping", "tool_ui_from_openai"),
-    "tool_ui_resource_uri": ("hostcompat.apps.meta.access", "tool_ui_resource_uri"),
-    "untranslated_openai_keys": ("hostcompat.apps.openai.reports", "untranslated_openai_keys"),
-    "untranslated_ui_keys": ("hostcompat.apps.openai.reports", "untranslated_ui_keys"),
-    "validate_scoped_ui_uri": ("hostcompat.apps.uri", "validate_scoped_ui_uri"),
-    "validate_ui_uri": ("hostcompat.apps.uri", "validate_ui_uri"),
-    "with_openai_resource_meta": ("hostcompat.apps.openai.mapping", "with_openai_resource_meta"),
-    "with_openai_tool_meta": ("hostcompat.apps.openai.mapping", "with_openai_tool_meta"),
-}
-"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
-of the package never pays for the others."""
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "hostcompat.apps.capabilities.access": [
+            "CapabilitySource",
+            "client_ui_capable",
+            "server_ui_capable",
+            "set_client_capability",
+            "set_server_capability",
+        ],
+        "hostcompat.apps.capabilities.diagnosis": ["CapabilityDiagnosis", "DiagnosisCode", "diagnose_ui_capability"],
+        "hostcompat.apps.capabilities.model": ["UICapability", "get_ui_capability"],
+        "hostcompat.apps.constants": [
+            "DEFAULT_VISIBILITY",
+            "EXTENSION_ID",
+            "FALLBACK_EMBEDDED",
+            "LATEST_PROTOCOL_VERSION",
+            "LEGACY_ENVELOPE_VERSION",
+            "LEGACY_RESOURCE_MIME_TYPE",
+            "MAX_HTML_BLOB_CHARS",
+            "MAX_HTML_BYTES",
+            "MAX_UI_URI_BYTES",
+            "META_UI_KEY",
+            "OPENAI_WIDGET_MIME_TYPE",
+            "RESOURCE_MIME_TYPE",
+            "RESOURCE_URI_META_KEY",
+            "SUPPORTED_PROTOCOL_VERSIONS",
+            "UI_URI_PREFIX",
+            "UI_URI_SCHEME",
+        ],
+        "hostcompat.apps.csp": [
+            "DEFAULT_CSP",
+            "MAX_CSP_SOURCE_CHARS",
+            "build_allow_attribute",
+            "build_csp",
+            "csp_source_is_valid",
+        ],
+        "hostcompat.apps.meta.access": [
+            "MetaHolder",
+            "RESOURCE_UI_FIELDS",
+            "TOOL_UI_FIELDS",
+            "clear_embedded_resource_ui",
+            "clear_resource_ui",
+            "clear_tool_ui",
+            "get_embedded_resource_ui",
+            "get_resource_ui",
+            "get_tool_ui",
+            "is_app_only",
+            "is_model_only",
+            "resolve_resource_ui",
+            "set_embedded_resource_ui",
+            "set_resource_ui",
+            "set_tool_ui",
+            "tool_ui_resource_uri",
+        ],
+        "hostcompat.apps.meta.model": ["ResourceUI", "ToolUI"],
+        "hostcompat.apps.meta.sandbox": ["CSPPolicy", "ResourceCSP", "ResourcePermissions"],
+        "hostcompat.apps.modes": [
+            "Mode",
+            "ResourceReader",
+            "build_embedded_fallback",
+            "select_resource_mode",
+            "select_tool_mode",
+        ],
+        "hostcompat.apps.openai.mapping": [
+            "OPENAI_FILE_PARAMS",
+            "OPENAI_INVOKED",
+            "OPENAI_INVOKING",
+            "OPENAI_OUTPUT_TEMPLATE",
+            "OPENAI_VISIBILITY",
+            "OPENAI_WIDGET_ACCESSIBLE",
+            "OPENAI_WIDGET_CSP",
+            "OPENAI_WIDGET_DESCRIPTION",
+            "OPENAI_WIDGET_DOMAIN",
+            "OPENAI_WIDGET_PREFERS_BORDER",
+            "dual_tool_meta",
+            "mime_type_for_mcp",
+            "mime_type_for_openai",
+            "resource_openai_from_ui",
+            "resource_ui_from_openai",
+            "tool_openai_from_ui",
+            "tool_ui_from_openai",
+            "with_openai_resource_meta",
+            "with_openai_tool_meta",
+        ],
+        "hostcompat.apps.openai.reports": [
+            "OpenAIConflict",
+            "Untranslated",
+            "openai_conflicts",
+            "untranslated_openai_keys",
+            "untranslated_ui_keys",
+        ],
+        "hostcompat.apps.resource": [
+            "CONTENT_HASH_PREFIX",
+            "check_html_budget",
+            "content_hash",
+            "decode_html_blob",
+            "embedded_html_resource",
+            "encode_html_blob",
+            "html_byte_size",
+            "html_contents",
+            "html_resource",
+            "read_result",
+        ],
+        "hostcompat.apps.server": ["CompatApps", "HandshakeExtensions"],
+        "hostcompat.apps.uri": [
+            "SCOPED_KINDS",
+            "UIURI",
+            "is_valid_ui_uri",
+            "validate_scoped_ui_uri",
+            "validate_ui_uri",
+        ],
+    },
+)
 
 __all__ = [
     "CONTENT_HASH_PREFIX",

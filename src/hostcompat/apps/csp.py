@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.meta.access import ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON
 
 DEFAULT_CSP: Final = (
     "default-src 'none'; "
@@ -53,7 +54,7 @@ def csp_source_is_valid(origin: object) -> bool:
     return _SOURCE.fullmatch(origin) is not None
 
 
-def build_csp(csp: Mapping[str, Any] | ResourceCSP | None) -> str:
+def build_csp(csp: WireJSON | ResourceCSP | None) -> str:
     """The Content-Security-Policy for a view, from its resource's `_meta.ui.csp`.
 
     `csp` is the wire object (camelCase keys `connectDomains`, `resourceDomains`, `frameDomains`,
@@ -98,7 +99,7 @@ def build_csp(csp: Mapping[str, Any] | ResourceCSP | None) -> str:
     return "; ".join(f"{name} {' '.join(values)}" for name, values in directives)
 
 
-def build_allow_attribute(permissions: Mapping[str, Any] | ResourcePermissions | None) -> str:
+def build_allow_attribute(permissions: WireJSON | ResourcePermissions | None) -> str:
     """The iframe `allow` attribute for `_meta.ui.permissions`, as hosts may map it.
 
     Requested features appear in the order camera, microphone, geolocation, clipboard-write, joined by

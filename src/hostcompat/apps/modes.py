@@ -28,6 +28,7 @@ from hostcompat.errors import (
     ResourceTooLarge,
     WrongMimeType,
 )
+from hostcompat.wire_json import WireObject
 
 
 class Mode(str, Enum):
@@ -81,7 +82,7 @@ def select_resource_mode(client_capabilities: object, resource_ui: ResourceUI | 
     return Mode.NONE
 
 
-async def build_embedded_fallback(reader: ResourceReader | None, uri: str) -> dict[str, Any]:
+async def build_embedded_fallback(reader: ResourceReader | None, uri: str) -> WireObject:
     """Read `uri` through `reader` and wrap its HTML as an embedded resource block for `CallToolResult.content`.
 
     The block is `{"type": "resource", "resource": {"uri", "mimeType", "text"}}`; it always carries text (a blob

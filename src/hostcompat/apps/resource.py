@@ -16,6 +16,7 @@ from hostcompat.apps.constants import MAX_HTML_BLOB_CHARS, MAX_HTML_BYTES, RESOU
 from hostcompat.apps.meta.access import ResourceUI, set_embedded_resource_ui, set_resource_ui
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import EmptyResource, InvalidBlob, InvalidInput, NotUTF8, ResourceTooLarge
+from hostcompat.wire_json import WireJSON, WireObject
 
 CONTENT_HASH_PREFIX: Final = "sha256:"
 """The prefix of a `_meta.ui.contentHash` value."""
@@ -133,11 +134,11 @@ def html_resource(
     *,
     title: str | None = None,
     description: str | None = None,
-    annotations: Mapping[str, Any] | None = None,
+    annotations: WireJSON | None = None,
     ui: ResourceUI | None = None,
-    icons: Sequence[Mapping[str, Any]] | None = None,
+    icons: Sequence[WireJSON] | None = None,
     size: int | None = None,
-) -> dict[str, Any]:
+) -> WireObject:
     """A `resources/list` entry for a `ui://` HTML resource (it carries no HTML).
 
     Validates the URI (`InvalidUIURI`), requires a non-empty `name` (`EmptyResource`), sets `mimeType` to the
@@ -162,7 +163,7 @@ def html_resource(
     return _with_ui(entry, ui)
 
 
-def html_contents(uri: str, html: str, *, ui: ResourceUI | None = None, as_blob: bool = False) -> dict[str, Any]:
+def html_contents(uri: str, html: str, *, ui: ResourceUI | None = None, as_blob: bool = False) -> WireObject:
     """One `resources/read` content item for the HTML: `{uri, mimeType, text}` (or `blob`), plus `_meta.ui`.
 
     Validates the URI (`InvalidUIURI`) and the budget (`EmptyResource`, `ResourceTooLarge`). With `as_blob`
@@ -178,7 +179,7 @@ def html_contents(uri: str, html: str, *, ui: ResourceUI | None = None, as_blob:
     return _with_ui(item, ui)
 
 
-def read_result(uri: str, html: str, *, ui: ResourceUI | None = None, as_blob: bool = False) -> dict[str, Any]:
+def read_result(uri: str, html: str, *, ui: ResourceUI | None = None, as_blob: bool = False) -> WireObject:
     """A whole `resources/read` result, `{"contents": [item]}`, with the single item of `html_contents`."""
     return {"contents": [html_contents(uri, html, ui=ui, as_blob=as_blob)]}
 
@@ -187,9 +188,9 @@ def embedded_html_resource(
     uri: str,
     html: str,
     *,
-    annotations: Mapping[str, Any] | None = None,
+    annotations: WireJSON | None = None,
     ui: ResourceUI | None = None,
-) -> dict[str, Any]:
+) -> WireObject:
     """An embedded resource content block, `{type: "resource", resource: {uri, mimeType, text}}`.
 
     `_meta.ui` (when `ui` is given) is written both on the block and on `resource._meta`, so readers of

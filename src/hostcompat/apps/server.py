@@ -25,6 +25,7 @@ from hostcompat.apps.meta.access import ResourceUI, ToolUI, set_tool_ui
 from hostcompat.apps.modes import Mode, build_embedded_fallback, select_tool_mode
 from hostcompat.apps.resource import check_html_budget, content_hash
 from hostcompat.apps.uri import validate_ui_uri
+from hostcompat.wire_json import WireJSON, WireObject
 
 _CallableT = TypeVar("_CallableT", bound=Callable[..., Any])
 Visibility = Literal["model", "app"]
@@ -56,7 +57,7 @@ class CompatApps(Apps):
         self._by_fn: dict[int, ToolUI] = {}
         self._html: dict[str, tuple[str, dict[str, Any] | None]] = {}
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> WireObject:
         """The server capability payload advertised under `capabilities.extensions["io.modelcontextprotocol/ui"]`."""
         return {"mimeTypes": [RESOURCE_MIME_TYPE]}
 
@@ -66,7 +67,7 @@ class CompatApps(Apps):
         resource_uri: str,
         visibility: Sequence[Visibility] | None = None,
         fallback: Literal["embedded"] | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: WireObject | None = None,
         **tool_kwargs: Any,
     ) -> Callable[[_CallableT], _CallableT]:
         """Register a tool bound to a `ui://` resource; `fallback="embedded"` opts in to the embedded fallback."""
@@ -149,7 +150,7 @@ class CompatApps(Apps):
         """The mode the current session's client gets for `tool_name`."""
         return select_tool_mode(_client_capabilities(ctx), self._tool_uis.get(tool_name))
 
-    async def read_resource(self, uri: str, /) -> dict[str, Any]:
+    async def read_resource(self, uri: str, /) -> WireObject:
         """Read one of this extension's HTML resources as a `resources/read` result (a `ResourceReader`)."""
         html, meta = self._html.get(uri, (None, None))
         if html is None:
@@ -183,7 +184,7 @@ class HandshakeExtensions:
     Entries the result already has are left as they are; the result dict is copied, never changed in place.
     """
 
-    def __init__(self, extensions: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, extensions: Mapping[str, WireJSON]) -> None:
         self._extensions = {key: copy.deepcopy(dict(value)) for key, value in extensions.items()}
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:

@@ -6,8 +6,9 @@ SDK; the middleware and the proxy adapt it to the SDK at the edge.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hostcompat.clients.detect import CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_META_KEY
@@ -41,18 +42,18 @@ if TYPE_CHECKING:
     from hostcompat.clients.rewrite import resolve_tool_name as resolve_tool_name
     from hostcompat.clients.rewrite import rewrite_request as rewrite_request
     from hostcompat.clients.rewrite import rewrite_result as rewrite_result
+    from hostcompat.clients.rule_model import ClientMatch as ClientMatch
+    from hostcompat.clients.rule_model import RewriteSpec as RewriteSpec
+    from hostcompat.clients.rule_model import Rule as Rule
+    from hostcompat.clients.rule_model import RuleFile as RuleFile
+    from hostcompat.clients.rule_model import Source as Source
+    from hostcompat.clients.rule_model import Trigger as Trigger
     from hostcompat.clients.rules import BUNDLED_RULES_FILE as BUNDLED_RULES_FILE
     from hostcompat.clients.rules import MAX_RULE_FILE_BYTES as MAX_RULE_FILE_BYTES
     from hostcompat.clients.rules import MAX_RULES as MAX_RULES
     from hostcompat.clients.rules import RULES_FORMAT as RULES_FORMAT
     from hostcompat.clients.rules import SOURCE_KINDS as SOURCE_KINDS
-    from hostcompat.clients.rules import ClientMatch as ClientMatch
-    from hostcompat.clients.rules import RewriteSpec as RewriteSpec
-    from hostcompat.clients.rules import Rule as Rule
-    from hostcompat.clients.rules import RuleFile as RuleFile
-    from hostcompat.clients.rules import Source as Source
     from hostcompat.clients.rules import SourceKind as SourceKind
-    from hostcompat.clients.rules import Trigger as Trigger
     from hostcompat.clients.rules import find_rule as find_rule
     from hostcompat.clients.rules import load_bundled_rules as load_bundled_rules
     from hostcompat.clients.rules import load_rule_file as load_rule_file
@@ -73,88 +74,77 @@ if TYPE_CHECKING:
     from hostcompat.clients.versions import parse_version_range as parse_version_range
     from hostcompat.clients.versions import try_parse_version as try_parse_version
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "ANY_VERSION": ("hostcompat.clients.versions", "ANY_VERSION"),
-    "BUNDLED_RULES_FILE": ("hostcompat.clients.rules", "BUNDLED_RULES_FILE"),
-    "CLIENT_CAPABILITIES_META_KEY": ("hostcompat.clients.detect", "CLIENT_CAPABILITIES_META_KEY"),
-    "CLIENT_INFO_META_KEY": ("hostcompat.clients.detect", "CLIENT_INFO_META_KEY"),
-    "ClientCompatMiddleware": ("hostcompat.clients.middleware", "ClientCompatMiddleware"),
-    "ClientIdentity": ("hostcompat.clients.detect", "ClientIdentity"),
-    "ClientMatch": ("hostcompat.clients.rules", "ClientMatch"),
-    "ClientSessions": ("hostcompat.clients.middleware", "ClientSessions"),
-    "Comparator": ("hostcompat.clients.versions", "Comparator"),
-    "DISABLED_VALUE": ("hostcompat.clients.middleware", "DISABLED_VALUE"),
-    "EMPTY_SESSION": ("hostcompat.clients.rewrite", "EMPTY_SESSION"),
-    "ENVIRONMENT_VARIABLE": ("hostcompat.clients.middleware", "ENVIRONMENT_VARIABLE"),
-    "IdentitySource": ("hostcompat.clients.detect", "IdentitySource"),
-    "MAX_CLIENT_VERSION_LENGTH": ("hostcompat.clients.detect", "MAX_CLIENT_VERSION_LENGTH"),
-    "MAX_NAME_LENGTH": ("hostcompat.clients.detect", "MAX_NAME_LENGTH"),
-    "MAX_RANGE_LENGTH": ("hostcompat.clients.versions", "MAX_RANGE_LENGTH"),
-    "MAX_REMEMBERED_RENAMES": ("hostcompat.clients.rewrite", "MAX_REMEMBERED_RENAMES"),
-    "MAX_RULES": ("hostcompat.clients.rules", "MAX_RULES"),
-    "MAX_RULE_FILE_BYTES": ("hostcompat.clients.rules", "MAX_RULE_FILE_BYTES"),
-    "MAX_STATELESS_CLIENTS": ("hostcompat.clients.middleware", "MAX_STATELESS_CLIENTS"),
-    "MAX_VERSION_LENGTH": ("hostcompat.clients.versions", "MAX_VERSION_LENGTH"),
-    "Operator": ("hostcompat.clients.versions", "Operator"),
-    "PROTOCOL_VERSION_META_KEY": ("hostcompat.clients.detect", "PROTOCOL_VERSION_META_KEY"),
-    "PreReleasePart": ("hostcompat.clients.versions", "PreReleasePart"),
-    "REWRITTEN_METHODS": ("hostcompat.clients.middleware", "REWRITTEN_METHODS"),
-    "RULES_FORMAT": ("hostcompat.clients.rules", "RULES_FORMAT"),
-    "RequestRewrite": ("hostcompat.clients.rewrite", "RequestRewrite"),
-    "Rewrite": ("hostcompat.clients.rewrite", "Rewrite"),
-    "RewriteSession": ("hostcompat.clients.middleware", "RewriteSession"),
-    "RewriteSpec": ("hostcompat.clients.rules", "RewriteSpec"),
-    "Rule": ("hostcompat.clients.rules", "Rule"),
-    "RuleFile": ("hostcompat.clients.rules", "RuleFile"),
-    "SOURCE_KINDS": ("hostcompat.clients.rules", "SOURCE_KINDS"),
-    "SessionProfile": ("hostcompat.clients.rewrite", "SessionProfile"),
-    "SessionState": ("hostcompat.clients.rewrite", "SessionState"),
-    "Source": ("hostcompat.clients.rules", "Source"),
-    "SourceKind": ("hostcompat.clients.rules", "SourceKind"),
-    "Trigger": ("hostcompat.clients.rules", "Trigger"),
-    "Version": ("hostcompat.clients.versions", "Version"),
-    "VersionRange": ("hostcompat.clients.versions", "VersionRange"),
-    "detect_client": ("hostcompat.clients.detect", "detect_client"),
-    "enabled": ("hostcompat.clients.middleware", "enabled"),
-    "fastmcp_sdk_server": ("hostcompat.clients.fastmcp", "fastmcp_sdk_server"),
-    "find_rule": ("hostcompat.clients.rules", "find_rule"),
-    "infer_method": ("hostcompat.clients.rewrite", "infer_method"),
-    "install": ("hostcompat.clients.middleware", "install"),
-    "install_fastmcp": ("hostcompat.clients.fastmcp", "install_fastmcp"),
-    "load_bundled_rules": ("hostcompat.clients.rules", "load_bundled_rules"),
-    "load_rule_file": ("hostcompat.clients.rules", "load_rule_file"),
-    "load_rules": ("hostcompat.clients.rules", "load_rules"),
-    "merge_rules": ("hostcompat.clients.rules", "merge_rules"),
-    "parse_client_spec": ("hostcompat.clients.detect", "parse_client_spec"),
-    "parse_rule": ("hostcompat.clients.rules", "parse_rule"),
-    "parse_rule_document": ("hostcompat.clients.rules", "parse_rule_document"),
-    "parse_rule_text": ("hostcompat.clients.rules", "parse_rule_text"),
-    "parse_version": ("hostcompat.clients.versions", "parse_version"),
-    "parse_version_range": ("hostcompat.clients.versions", "parse_version_range"),
-    "plan_rewrites": ("hostcompat.clients.rewrite", "plan_rewrites"),
-    "resolve_tool_name": ("hostcompat.clients.rewrite", "resolve_tool_name"),
-    "rewrite_request": ("hostcompat.clients.rewrite", "rewrite_request"),
-    "rewrite_result": ("hostcompat.clients.rewrite", "rewrite_result"),
-    "try_parse_version": ("hostcompat.clients.versions", "try_parse_version"),
-}
-"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
-of the package never pays for the others."""
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "hostcompat.clients.detect": [
+            "CLIENT_CAPABILITIES_META_KEY",
+            "CLIENT_INFO_META_KEY",
+            "ClientIdentity",
+            "IdentitySource",
+            "MAX_CLIENT_VERSION_LENGTH",
+            "MAX_NAME_LENGTH",
+            "PROTOCOL_VERSION_META_KEY",
+            "detect_client",
+            "parse_client_spec",
+        ],
+        "hostcompat.clients.fastmcp": ["fastmcp_sdk_server", "install_fastmcp"],
+        "hostcompat.clients.middleware": [
+            "ClientCompatMiddleware",
+            "ClientSessions",
+            "DISABLED_VALUE",
+            "ENVIRONMENT_VARIABLE",
+            "MAX_STATELESS_CLIENTS",
+            "REWRITTEN_METHODS",
+            "RewriteSession",
+            "enabled",
+            "install",
+        ],
+        "hostcompat.clients.rewrite": [
+            "EMPTY_SESSION",
+            "MAX_REMEMBERED_RENAMES",
+            "RequestRewrite",
+            "Rewrite",
+            "SessionProfile",
+            "SessionState",
+            "infer_method",
+            "plan_rewrites",
+            "resolve_tool_name",
+            "rewrite_request",
+            "rewrite_result",
+        ],
+        "hostcompat.clients.rule_model": ["ClientMatch", "RewriteSpec", "Rule", "RuleFile", "Source", "Trigger"],
+        "hostcompat.clients.rules": [
+            "BUNDLED_RULES_FILE",
+            "MAX_RULES",
+            "MAX_RULE_FILE_BYTES",
+            "RULES_FORMAT",
+            "SOURCE_KINDS",
+            "SourceKind",
+            "find_rule",
+            "load_bundled_rules",
+            "load_rule_file",
+            "load_rules",
+            "merge_rules",
+            "parse_rule",
+            "parse_rule_document",
+            "parse_rule_text",
+        ],
+        "hostcompat.clients.versions": [
+            "ANY_VERSION",
+            "Comparator",
+            "MAX_RANGE_LENGTH",
+            "MAX_VERSION_LENGTH",
+            "Operator",
+            "PreReleasePart",
+            "Version",
+            "VersionRange",
+            "parse_version",
+            "parse_version_range",
+            "try_parse_version",
+        ],
+    },
+)
 
 __all__ = [
     "ANY_VERSION",

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
 
 CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo"
 """The request `_meta` key holding the client's `Implementation` (2026-07-28 era)."""
@@ -47,7 +48,7 @@ class ClientIdentity:
 
     name: str
     version: str = ""
-    capabilities: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, hash=False)
+    capabilities: WireJSON = field(default_factory=lambda: _EMPTY, hash=False)
     source: IdentitySource = "client-info"
     protocol_version: str | None = None
     via: str | None = None
@@ -107,7 +108,7 @@ def _from_meta(meta: Mapping[str, Any]) -> ClientIdentity | None:
     )
 
 
-def detect_client(message: Mapping[str, Any]) -> ClientIdentity | None:
+def detect_client(message: WireJSON) -> ClientIdentity | None:
     """The client identity carried by `message`, or None when it carries none.
 
     `message` may be any of:

@@ -8,7 +8,6 @@ SDK `ServerMiddleware` FastMCP itself is built on, over the final wire dicts.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -39,14 +38,15 @@ def install_fastmcp(
     server: FastMCP[Any],
     *,
     rules: Iterable[Rule] | None = None,
-    environ: Mapping[str, str] = os.environ,
+    environ: Mapping[str, str] | None = None,
 ) -> ClientCompatMiddleware | None:
     """Install client compatibility rewriting on a FastMCP 4 server (a proxy from `create_proxy` included).
 
     Appends a `ClientCompatMiddleware` (bundled rules unless `rules` is given) to the middleware chain of
     the SDK server under FastMCP, inside FastMCP's own dispatch: FastMCP middleware and tools see the
     server's real tool names, and the client sees the rewritten wire result. Returns the middleware, or
-    None (changing nothing) when `HOSTCOMPAT_CLIENT_COMPAT=off`; installing twice returns the first.
+    None (changing nothing) when `HOSTCOMPAT_CLIENT_COMPAT=off` (in `environ`, by default the process environment
+    at the time of the call); installing twice returns the first.
 
     Raises:
         InvalidInput: `server` is not a FastMCP 4 server.

@@ -38,6 +38,7 @@ from hostcompat.clients.rewrite import (
 from hostcompat.clients.rewrites.operations import REQUEST_METHODS, RESULT_METHODS
 from hostcompat.clients.rules import Rule, load_bundled_rules
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
 
 ENVIRONMENT_VARIABLE = "HOSTCOMPAT_CLIENT_COMPAT"
 """The environment variable that switches the middleware off (value `off`)."""
@@ -60,11 +61,14 @@ REWRITTEN_METHODS = RESULT_METHODS | REQUEST_METHODS
 logger = logging.getLogger(__name__)
 
 
-def enabled(environ: Mapping[str, str] = os.environ) -> bool:
+def enabled(environ: Mapping[str, str] | None = None) -> bool:
     """Whether the compatibility middleware should be installed: `HOSTCOMPAT_CLIENT_COMPAT` is anything but `off`.
 
-    Unset and empty enable it too; the comparison is exact (`OFF` enables).
+    Unset and empty enable it too; the comparison is exact (`OFF` enables). `environ` defaults to the process
+    environment as it is when called (`os.environ`, read then, not when this module was imported).
     """
+    if environ is None:
+        environ = os.environ
     return environ.get(ENVIRONMENT_VARIABLE, "") != DISABLED_VALUE
 
 
@@ -157,7 +161,7 @@ class ClientSessions:
         self,
         *,
         protocol_version: str,
-        request_meta: Mapping[str, Any] | None,
+        request_meta: WireJSON | None,
         client_params: InitializeRequestParams | None,
     ) -> RewriteSession | None:
         """The session a request belongs to, or None when the client has not said who it is.
@@ -288,13 +292,13 @@ def install(
     server: Server[Any] | MCPServer,
     *,
     rules: Iterable[Rule] | None = None,
-    environ: Mapping[str, str] = os.environ,
+    environ: Mapping[str, str] | None = None,
 ) -> ClientCompatMiddleware | None:
     """Install client compatibility rewriting on an `mcp` lowlevel `Server` or an `MCPServer`, in one line.
 
     Appends a `ClientCompatMiddleware` (bundled rules unless `rules` is given) to `server.middleware` and
-    returns it; returns None and changes nothing when `HOSTCOMPAT_CLIENT_COMPAT=off`. Installing twice
-    keeps the first middleware and returns it.
+    returns it; returns None and changes nothing when `HOSTCOMPAT_CLIENT_COMPAT=off` (in `environ`, by default
+    the process environment at the time of the call). Installing twice keeps the first middleware and returns it.
 
     Raises:
         InvalidInput: `server` has no middleware list (not an `mcp` server).

@@ -6,12 +6,12 @@ Plain frozen values; validation and loading live in `hostcompat.clients.rules`, 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from hostcompat.clients.detect import ClientIdentity
 from hostcompat.clients.versions import VersionRange
+from hostcompat.wire_json import WireJSON
 
 SourceKind = Literal["issue", "pr", "doc", "observed"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("issue", "pr", "doc", "observed")
@@ -34,7 +34,7 @@ class Trigger:
     """The condition on the result that sets a rule off (a kind from the closed set, with its params)."""
 
     kind: str
-    params: Mapping[str, Any]
+    params: WireJSON
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class RewriteSpec:
     """The operation a rule applies (from the closed set) and its params."""
 
     op: str
-    params: Mapping[str, Any]
+    params: WireJSON
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ Playwright for Python and a system Chromium (`browser_status()` says what is mis
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hostcompat.observe.browser import BrowserUnavailable as BrowserUnavailable
@@ -19,23 +20,15 @@ if TYPE_CHECKING:
     from hostcompat.observe.session import Observation as Observation
     from hostcompat.observe.session import observe_snapshot as observe_snapshot
 
-_EXPORTS = {
-    "BrowserUnavailable": "hostcompat.observe.browser",
-    "browser_status": "hostcompat.observe.browser",
-    "EmulatedHost": "hostcompat.observe.host_profile",
-    "emulate_host": "hostcompat.observe.host_profile",
-    "RunLimits": "hostcompat.observe.runner",
-    "Observation": "hostcompat.observe.session",
-    "observe_snapshot": "hostcompat.observe.session",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hostcompat.observe' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "hostcompat.observe.browser": ["BrowserUnavailable", "browser_status"],
+        "hostcompat.observe.host_profile": ["EmulatedHost", "emulate_host"],
+        "hostcompat.observe.runner": ["RunLimits"],
+        "hostcompat.observe.session": ["Observation", "observe_snapshot"],
+    },
+)
 
 __all__ = [
     "BrowserUnavailable",

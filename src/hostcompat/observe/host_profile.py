@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from hostcompat.apps.constants import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
 from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.wire_json import WireJSON, WireObject
 
 FEATURES: Final = "ui.mcpApps.features."
 DISPLAY_MODES: Final = "ui.mcpApps.displayModes"
@@ -82,7 +83,7 @@ class EmulatedHost:
 
     host_id: str
     label: str
-    host_capabilities: Mapping[str, Any] = field(hash=False)
+    host_capabilities: WireJSON = field(hash=False)
     display_modes: tuple[str, ...]
     platform: str
     policy: Mapping[str, str] = field(hash=False)
@@ -107,7 +108,7 @@ class EmulatedHost:
             self.replayed,
         )
 
-    def page_config(self) -> dict[str, Any]:
+    def page_config(self) -> WireObject:
         """The JSON the test host page reads: initialize answer parts and the answer policy per method."""
         return {
             "hostInfo": {"name": f"{self.label} (hostcompat emulation)", "version": "0"},

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from hostcompat.wire_json import WireObject
+
 MAX_MESSAGES: Final = 2_000
 """The most bridge messages a run keeps (the host page stops answering after its own cap and says so)."""
 MAX_EVENTS: Final = 200
@@ -25,7 +27,7 @@ class BridgeMessage:
 
     direction: str
     at_ms: int
-    summary: dict[str, Any] | None
+    summary: WireObject | None
 
     @property
     def method(self) -> str | None:
@@ -66,7 +68,7 @@ class BridgeMessage:
         except ValueError:
             return None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form."""
         return {"direction": self.direction, "atMs": self.at_ms, "message": self.summary}
 
@@ -118,7 +120,7 @@ class RunRecord:
         """The view's messages, in order."""
         return [message for message in self.messages if message.direction == "in"]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form of the whole record."""
         return {
             "seconds": round(self.seconds, 3),

@@ -24,6 +24,7 @@ from hostcompat.observe.host_profile import EmulatedHost
 from hostcompat.observe.netguard import BYPASS_NONE, RefusingProxy
 from hostcompat.observe.record import MAX_TEXT, RunRecord
 from hostcompat.observe.widget import SANDBOX, WidgetJob
+from hostcompat.wire_json import WireJSON, WireObject
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -83,14 +84,14 @@ class _Run:
         return int((time.monotonic() - self.started) * 1000)
 
 
-def host_page(config: Mapping[str, Any]) -> str:
+def host_page(config: WireJSON) -> str:
     """The test host page with `config` in it (escaped so no text in it can close its script element)."""
     template = resources.files("hostcompat.observe").joinpath("host.html").read_text(encoding="utf-8")
     text = json.dumps(config, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return template.replace("__HOSTCOMPAT_CONFIG__", text)
 
 
-def page_config(job: WidgetJob, host: EmulatedHost, limits: RunLimits, quirks: Mapping[str, bool]) -> dict[str, Any]:
+def page_config(job: WidgetJob, host: EmulatedHost, limits: RunLimits, quirks: Mapping[str, bool]) -> WireObject:
     """What the host page needs for one run."""
     tool_info = {"tool": dict(job.tool)} if job.tool is not None else None
     return {

@@ -17,6 +17,7 @@ from hostcompat.observe.rules import judge_run, timings
 from hostcompat.observe.runner import RunLimits, ServerHandler, observe_all
 from hostcompat.observe.widget import SkippedWidget, WidgetJob, sample_result, widget_jobs
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.wire_json import WireJSON, WireObject
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Observation:
     """(widget URI, emulated host id, record) for each browser run made."""
     skipped: tuple[SkippedWidget, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The JSON form: runs, each browser run's record with its timings, and the widgets skipped."""
         return {
             "runs": [run.to_dict() for run in self.runs],
@@ -40,7 +41,7 @@ class Observation:
         }
 
 
-def snapshot_server(snapshot: Snapshot, call_results: Mapping[str, Mapping[str, Any]] | None = None) -> ServerHandler:
+def snapshot_server(snapshot: Snapshot, call_results: Mapping[str, WireJSON] | None = None) -> ServerHandler:
     """The MCP server as the snapshot knows it: tools/call answers a captured result (else one built from the
     tool's outputSchema), tools/list the tools, resources/read the `ui://` contents read, resources/list the list.
     """
@@ -75,7 +76,7 @@ def observe_snapshot(
     snapshot: Snapshot,
     hosts: Iterable[HostProfile],
     *,
-    call_results: Mapping[str, Mapping[str, Any]] | None = None,
+    call_results: Mapping[str, WireJSON] | None = None,
     limits: RunLimits | None = None,
     explore: bool = True,
     concurrency: int = 2,

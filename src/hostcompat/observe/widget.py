@@ -14,6 +14,7 @@ from hostcompat.apps.csp import build_allow_attribute, build_csp
 from hostcompat.apps.meta.access import is_model_only, resolve_resource_ui, tool_ui_resource_uri
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.wire_json import WireJSON, WireObject
 
 SANDBOX: Final = "allow-scripts allow-forms"
 """The widget frame's sandbox: scripts and forms, never allow-same-origin, popups, modals or top navigation."""
@@ -32,9 +33,9 @@ class WidgetJob:
     csp: str
     allow: str
     declared_origins: tuple[str, ...] = ()
-    tool: Mapping[str, Any] | None = field(default=None, hash=False)
-    tool_input: Mapping[str, Any] = field(default_factory=dict, hash=False)
-    tool_result: Mapping[str, Any] | None = field(default=None, hash=False)
+    tool: WireJSON | None = field(default=None, hash=False)
+    tool_input: WireJSON = field(default_factory=dict, hash=False)
+    tool_result: WireJSON | None = field(default=None, hash=False)
     model_only_tools: tuple[str, ...] = ()
 
 
@@ -57,7 +58,7 @@ def with_csp(html: str, csp: str) -> str:
 
 
 def widget_jobs(
-    snapshot: Snapshot, *, call_results: Mapping[str, Mapping[str, Any]] | None = None
+    snapshot: Snapshot, *, call_results: Mapping[str, WireJSON] | None = None
 ) -> tuple[list[WidgetJob], list[SkippedWidget]]:
     """Every MCP Apps widget the snapshot's tools name, ready to run (and those that cannot be, with why).
 
@@ -128,7 +129,7 @@ def _job(
     )
 
 
-def sample_result(tool: Mapping[str, Any]) -> dict[str, Any]:
+def sample_result(tool: WireJSON) -> WireObject:
     """A result a host could deliver for `tool`: a text block, and a sample `structuredContent` when it has an
     `outputSchema` (its SDK would put the same data in the text).
     """

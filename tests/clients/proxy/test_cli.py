@@ -76,7 +76,7 @@ def test_a_stdio_proxy_in_front_of_a_command_relays_without_loading_the_sdk(loop
 
 
 def test_the_command_plugs_into_the_hostcompat_parser(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hostcompat.cli as cli
+    import hostcompat.cli.command_line as cli
 
     if "proxy" not in cli.COMMAND_MODULES:
         monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "proxy"))

@@ -19,7 +19,7 @@ from hostcompat.clients.proxy.pipe.frames import (
     read_frame,
     with_member,
 )
-from hostcompat.errors import ProbeError
+from hostcompat.errors import InvalidMessage
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
@@ -64,11 +64,11 @@ def test_each_kind_of_message_is_known_by_its_envelope(line: bytes, kind: str, r
         b"{",
     ],
 )
-def test_a_line_that_is_not_json_rpc_becomes_a_probe_error_quoting_it(line: bytes) -> None:
-    error = read_frame(line)
-    assert isinstance(error, ProbeError)
-    assert "not a JSON-RPC message" in error.message
-    assert error.value == line[:120].decode("utf-8", "replace")
+def test_a_line_that_is_not_json_rpc_raises_invalid_message_quoting_it(line: bytes) -> None:
+    with pytest.raises(InvalidMessage) as raised:
+        read_frame(line)
+    assert "not a JSON-RPC message" in raised.value.message
+    assert raised.value.value == line[:120].decode("utf-8", "replace")
 
 
 def test_a_patched_member_keeps_the_other_members_in_their_order() -> None:
@@ -98,15 +98,19 @@ def test_text_is_written_as_utf8_and_a_lone_surrogate_stays_escaped() -> None:
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), object()])
-def test_what_json_cannot_carry_is_a_probe_error(value: object) -> None:
-    with pytest.raises(ProbeError):
+def test_what_json_cannot_carry_is_an_invalid_message(value: object) -> None:
+    with pytest.raises(InvalidMessage):
         dump_line({"result": {"v": value}})
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200) | json_values.map(lambda value: json.dumps(value).encode()))
-def test_any_line_is_a_frame_or_a_probe_error(line: bytes) -> None:
-    assert isinstance(read_frame(line), (Frame, ProbeError))
+def test_any_line_is_a_frame_or_raises_invalid_message(line: bytes) -> None:
+    try:
+        frame = read_frame(line)
+    except InvalidMessage:
+        return
+    assert isinstance(frame, Frame)
 
 
 def test_json_whitespace_around_the_object_is_allowed_as_json_loads_allows_it() -> None:
@@ -119,7 +123,7 @@ def _loads(line: bytes) -> object:
     try:
         return json.loads(line)
     except ValueError:
-        return ProbeError
+        return InvalidMessage
 
 
 messages = st.fixed_dictionaries(
@@ -132,11 +136,12 @@ messages = st.fixed_dictionaries(
 @given(messages.map(lambda body: json.dumps(body).encode()), st.binary(max_size=6))
 def test_a_line_reads_as_json_loads_reads_it_whatever_follows_the_object(line: bytes, tail: bytes) -> None:
     """The fast path (a line starting with `{`) must accept and refuse exactly what `json.loads` does."""
-    frame = read_frame(line + tail)
     expected = _loads(line + tail)
-    if expected is ProbeError:
-        assert isinstance(frame, ProbeError)
+    if expected is InvalidMessage:
+        with pytest.raises(InvalidMessage):
+            read_frame(line + tail)
     else:
+        frame = read_frame(line + tail)
         assert isinstance(frame, Frame) and frame.body == expected
 
 

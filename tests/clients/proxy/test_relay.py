@@ -11,7 +11,7 @@ from hostcompat.clients.proxy.config import ProxyConfig, http_upstream, stdio_up
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PROXY_OVERLOADED, REQUEST_TIMEOUT, describe_failure
 from hostcompat.clients.proxy.links import FrontLink
 from hostcompat.clients.proxy.session.relay import ProxySession
-from hostcompat.errors import ProbeError
+from hostcompat.errors import InvalidMessage
 from tests.clients.proxy._support import (
     CLAUDE_CODE,
     CODEX,
@@ -227,7 +227,7 @@ async def test_an_unreadable_client_message_gets_a_parse_error_with_a_null_id() 
     session = ProxySession(proxy_config(), FrontLink(proxy_reads, proxy_writes))
     async with anyio.create_task_group() as group:
         group.start_soon(session.run)
-        await to_proxy.send(ProbeError("not a JSON-RPC message: 'oops'"))
+        await to_proxy.send(InvalidMessage("not a JSON-RPC message: 'oops'"))
         reply = RawPeer(from_proxy, to_proxy)
         error = await reply.next()
         to_proxy.close()

@@ -1,6 +1,7 @@
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
@@ -8,8 +9,17 @@ from mcp.shared.message import ClientMessageMetadata, ServerMessageMetadata, Ses
 from mcp_types import JSONRPCResponse
 
 from hostcompat.clients.proxy.config import stdio_upstream
-from hostcompat.clients.proxy.session.wire import encode, error_message, notification, parse_line, to_client, to_server
-from hostcompat.errors import InvalidInput, ProbeError
+from hostcompat.clients.proxy.session.wire import (
+    encode,
+    error_message,
+    notification,
+    parse_line,
+    stream_item,
+    to_client,
+    to_server,
+)
+from hostcompat.clients.proxy.unreadable import UnreadableMessage
+from hostcompat.errors import InvalidInput, InvalidMessage
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
@@ -19,10 +29,17 @@ json_values = st.recursive(
 ids = st.integers(min_value=-(2**53), max_value=2**53) | st.text(max_size=10)
 
 
-def test_a_line_that_is_not_json_rpc_becomes_a_probe_error_quoting_it() -> None:
-    error = parse_line(b'{"hello": "world"}')
-    assert isinstance(error, ProbeError)
-    assert "hello" in error.message
+def test_a_line_that_is_not_json_rpc_raises_invalid_message_quoting_it() -> None:
+    with pytest.raises(InvalidMessage) as raised:
+        parse_line(b'{"hello": "world"}')
+    assert isinstance(raised.value, UnreadableMessage)
+    assert "hello" in raised.value.message
+
+
+def test_as_a_stream_item_an_unreadable_line_is_the_error_itself() -> None:
+    item = stream_item(b'{"hello": "world"}')
+    assert isinstance(item, UnreadableMessage) and "hello" in item.message
+    assert isinstance(stream_item(b'{"jsonrpc":"2.0","id":1,"method":"ping"}'), SessionMessage)
 
 
 def test_an_error_without_data_has_no_data_member_on_the_wire() -> None:
@@ -49,9 +66,8 @@ def test_framing_for_each_side_carries_routing_and_the_version_header() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200) | json_values.map(lambda value: json.dumps(value).encode()))
-def test_any_line_is_a_message_or_a_probe_error(line: bytes) -> None:
-    parsed = parse_line(line)
-    assert isinstance(parsed, (SessionMessage, ProbeError))
+def test_any_line_is_a_message_or_an_invalid_message(line: bytes) -> None:
+    assert isinstance(stream_item(line), (SessionMessage, InvalidMessage))
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,11 +6,11 @@ which the view merges into what it has with `merge_host_context`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.bridge._wire import FieldReader, copied, no_extra, text_list, wire_object
+from hostcompat.wire_json import WireJSON, WireObject
 
 DISPLAY_MODES: Final = ("inline", "fullscreen", "pip")
 """The display modes the protocol names. Parsing keeps any string, so a newer mode still reads."""
@@ -31,17 +31,17 @@ class HostContext:
     checked to be strings only, so a value a newer host adds still reads.
     """
 
-    tool_info: Mapping[str, Any] | None = None
+    tool_info: WireJSON | None = None
     """`toolInfo`: `{id?, tool}`, the tool call this view renders."""
     theme: str | None = None
     """`theme`: one of `THEMES`."""
-    styles: Mapping[str, Any] | None = None
+    styles: WireJSON | None = None
     """`styles`: `{variables?, css?}`, CSS custom properties and fonts."""
     display_mode: str | None = None
     """`displayMode`: one of `DISPLAY_MODES`."""
     available_display_modes: tuple[str, ...] | None = None
     """`availableDisplayModes`: the modes the host can switch to."""
-    container_dimensions: Mapping[str, Any] | None = None
+    container_dimensions: WireJSON | None = None
     """`containerDimensions`: `height`/`maxHeight`, `width`/`maxWidth` in px."""
     locale: str | None = None
     """`locale`: a BCP 47 tag."""
@@ -51,11 +51,11 @@ class HostContext:
     """`userAgent`."""
     platform: str | None = None
     """`platform`: one of `PLATFORMS`."""
-    device_capabilities: Mapping[str, Any] | None = None
+    device_capabilities: WireJSON | None = None
     """`deviceCapabilities`: `{touch?, hover?}`."""
-    safe_area_insets: Mapping[str, Any] | None = None
+    safe_area_insets: WireJSON | None = None
     """`safeAreaInsets`: `{top, right, bottom, left}`."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
     """Keys this model does not know, kept verbatim."""
 
     @classmethod
@@ -78,7 +78,7 @@ class HostContext:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object, with only the fields that are set."""
         return wire_object(
             {

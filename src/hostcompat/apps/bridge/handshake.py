@@ -12,6 +12,7 @@ from typing import Any
 
 from hostcompat.apps.bridge._wire import FieldReader, copied, model_wire, no_extra, text_list, wire_object
 from hostcompat.apps.bridge.context import HostContext
+from hostcompat.wire_json import WireJSON, WireObject
 
 
 def _declares(wire: Mapping[str, Any], key: str) -> bool:
@@ -30,7 +31,7 @@ class Implementation:
 
     name: str
     version: str
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "implementation") -> Implementation:
@@ -38,7 +39,7 @@ class Implementation:
         fields = FieldReader(data, where)
         return cls(name=fields.text("name"), version=fields.text("version"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"name": self.name, "version": self.version}, self.extra)
 
@@ -48,7 +49,7 @@ class ListChangedCapability:
     """`serverTools`, `serverResources` or the app's `tools`: `{listChanged?}`."""
 
     list_changed: bool | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "capability") -> ListChangedCapability:
@@ -56,7 +57,7 @@ class ListChangedCapability:
         fields = FieldReader(data, where)
         return cls(list_changed=fields.opt_bool("listChanged"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"listChanged": self.list_changed}, self.extra)
 
@@ -65,9 +66,9 @@ class ListChangedCapability:
 class SandboxCapability:
     """`hostCapabilities.sandbox`: the `permissions` and `csp` the host actually granted."""
 
-    permissions: Mapping[str, Any] | None = None
-    csp: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    permissions: WireJSON | None = None
+    csp: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "sandbox") -> SandboxCapability:
@@ -75,7 +76,7 @@ class SandboxCapability:
         fields = FieldReader(data, where)
         return cls(permissions=fields.opt_object("permissions"), csp=fields.opt_object("csp"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"permissions": copied(self.permissions), "csp": copied(self.csp)}, self.extra)
 
@@ -84,8 +85,8 @@ class SandboxCapability:
 class SamplingCapability:
     """`hostCapabilities.sampling`: `{tools?}`; the view may send `tools` only when `tools` is present."""
 
-    tools: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    tools: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "sampling") -> SamplingCapability:
@@ -93,7 +94,7 @@ class SamplingCapability:
         fields = FieldReader(data, where)
         return cls(tools=fields.opt_object("tools"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"tools": copied(self.tools)}, self.extra)
 
@@ -102,13 +103,13 @@ class SamplingCapability:
 class ContentModalities:
     """`updateModelContext` / `message`: which content the host accepts (each present key is an object)."""
 
-    text: Mapping[str, Any] | None = None
-    image: Mapping[str, Any] | None = None
-    audio: Mapping[str, Any] | None = None
-    resource: Mapping[str, Any] | None = None
-    resource_link: Mapping[str, Any] | None = None
-    structured_content: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    text: WireJSON | None = None
+    image: WireJSON | None = None
+    audio: WireJSON | None = None
+    resource: WireJSON | None = None
+    resource_link: WireJSON | None = None
+    structured_content: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "modalities") -> ContentModalities:
@@ -124,7 +125,7 @@ class ContentModalities:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {
@@ -143,13 +144,13 @@ class ContentModalities:
 class HostCapabilities:
     """`hostCapabilities` of the `ui/initialize` result: what the view may ask the host for."""
 
-    experimental: Mapping[str, Any] | None = None
-    open_links: Mapping[str, Any] | None = None
+    experimental: WireJSON | None = None
+    open_links: WireJSON | None = None
     server_tools: ListChangedCapability | None = None
     server_resources: ListChangedCapability | None = None
-    logging: Mapping[str, Any] | None = None
+    logging: WireJSON | None = None
     sandbox: SandboxCapability | None = None
-    download_file: Mapping[str, Any] | None = None
+    download_file: WireJSON | None = None
     """Draft/npm."""
     update_model_context: ContentModalities | None = None
     """Draft/npm."""
@@ -157,7 +158,7 @@ class HostCapabilities:
     """Draft/npm."""
     sampling: SamplingCapability | None = None
     """Draft/npm."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "hostCapabilities") -> HostCapabilities:
@@ -177,7 +178,7 @@ class HostCapabilities:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object, with only the capabilities that are declared."""
         return wire_object(
             {
@@ -206,12 +207,12 @@ class HostCapabilities:
 class AppCapabilities:
     """`appCapabilities` of `ui/initialize`: what the view offers the host."""
 
-    experimental: Mapping[str, Any] | None = None
+    experimental: WireJSON | None = None
     tools: ListChangedCapability | None = None
     """Draft/npm: the view provides tools the host may list and call."""
     available_display_modes: tuple[str, ...] | None = None
     """Every display mode the view supports; the host must not switch to another."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "appCapabilities") -> AppCapabilities:
@@ -224,7 +225,7 @@ class AppCapabilities:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {
@@ -247,7 +248,7 @@ class UiInitializeParams:
     app_info: Implementation
     app_capabilities: AppCapabilities
     protocol_version: str
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> UiInitializeParams:
@@ -260,7 +261,7 @@ class UiInitializeParams:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {
@@ -280,7 +281,7 @@ class UiInitializeResult:
     host_info: Implementation
     host_capabilities: HostCapabilities
     host_context: HostContext
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "result") -> UiInitializeResult:
@@ -294,7 +295,7 @@ class UiInitializeResult:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {

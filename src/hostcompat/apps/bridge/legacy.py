@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.bridge._wire import DEFAULT_MAX_BYTES, decode_json, json_copy, no_extra, type_name, wire_object
 from hostcompat.apps.bridge.codes import BRIDGE_LEGACY_METHOD, BRIDGE_LEGACY_VERSION, BRIDGE_NOT_ENVELOPE
@@ -27,6 +27,7 @@ from hostcompat.apps.bridge.legacy_params import (
 )
 from hostcompat.apps.constants import LEGACY_ENVELOPE_VERSION
 from hostcompat.errors import InvalidBridgeMessage
+from hostcompat.wire_json import WireJSON, WireObject
 
 LEGACY_TOOLS_CALL: Final = "mcpui:tools-call"
 LEGACY_MESSAGE: Final = "mcpui:message"
@@ -77,10 +78,10 @@ class LegacyEnvelope:
     method: str
     params: LegacyParams
     version: str = LEGACY_ENVELOPE_VERSION
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
     """Unknown top-level keys, kept verbatim."""
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object."""
         return wire_object(
             {"version": self.version, "method": self.method, "params": self.params.to_wire()}, self.extra
@@ -97,9 +98,7 @@ def is_legacy_envelope(data: object) -> bool:
     return isinstance(method, str) and method.startswith(LEGACY_METHOD_PREFIX)
 
 
-def parse_legacy_envelope(
-    data: str | bytes | Mapping[str, Any], *, max_bytes: int = DEFAULT_MAX_BYTES
-) -> LegacyEnvelope:
+def parse_legacy_envelope(data: str | bytes | WireJSON, *, max_bytes: int = DEFAULT_MAX_BYTES) -> LegacyEnvelope:
     """Parse and validate one legacy envelope.
 
     Raises:

@@ -41,6 +41,7 @@ from hostcompat.apps.bridge.parse import (
 )
 from hostcompat.apps.constants import LATEST_PROTOCOL_VERSION, LEGACY_ENVELOPE_VERSION
 from hostcompat.errors import InvalidBridgeMessage
+from hostcompat.wire_json import WireJSON, WireObject
 
 LEGACY_TO_OFFICIAL: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -70,7 +71,7 @@ def to_official(
     host_info: Implementation | None = None,
     host_capabilities: HostCapabilities | None = None,
     host_context: HostContext | None = None,
-) -> dict[str, Any]:
+) -> WireObject:
     """The official JSON-RPC message for a legacy envelope.
 
     `tools-call`, `message`, `open-link` and `teardown` become requests and `host-ready` becomes the reply
@@ -151,7 +152,7 @@ def _official_content(content: Any) -> list[Any]:
 
 
 def from_official(
-    message: BridgeMessage | str | bytes | Mapping[str, Any],
+    message: BridgeMessage | str | bytes | WireJSON,
     *,
     window_id: str,
     resource_uri: str,

@@ -8,7 +8,6 @@ without `omitempty` in viant (`content`, `protocolVersion`) are always written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ from hostcompat.apps.bridge._wire import FieldReader, copied, json_copy, no_extr
 from hostcompat.apps.bridge.codes import BRIDGE_LEGACY_URI
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import InvalidBridgeMessage, InvalidUIURI
+from hostcompat.wire_json import WireJSON, WireObject
 
 
 def _window(fields: FieldReader) -> tuple[str, str]:
@@ -42,8 +42,8 @@ class LegacyToolsCall:
     window_id: str
     resource_uri: str
     name: str
-    arguments: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    arguments: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyToolsCall:
@@ -58,7 +58,7 @@ class LegacyToolsCall:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(name=self.name, arguments=copied(self.arguments))
@@ -74,7 +74,7 @@ class LegacyMessage:
     content: str = ""
     metadata: Any = None
     """Any JSON value; `None` = absent."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyMessage:
@@ -89,7 +89,7 @@ class LegacyMessage:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object (`content` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(content=self.content, metadata=json_copy(self.metadata, "metadata"))
@@ -103,7 +103,7 @@ class LegacyOpenLink:
     window_id: str
     resource_uri: str
     url: str
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyOpenLink:
@@ -112,7 +112,7 @@ class LegacyOpenLink:
         window_id, resource_uri = _window(fields)
         return cls(window_id, resource_uri, url=fields.text("url", non_empty=True), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object."""
         return wire_object({**_window_wire(self.window_id, self.resource_uri), "url": self.url}, self.extra)
 
@@ -125,7 +125,7 @@ class LegacyHostReady:
     resource_uri: str
     protocol_version: str = ""
     allowed_tools: tuple[str, ...] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyHostReady:
@@ -140,7 +140,7 @@ class LegacyHostReady:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(allowedTools=text_list(self.allowed_tools), protocolVersion=self.protocol_version)
@@ -155,8 +155,8 @@ class LegacyToolInput:
     resource_uri: str
     tool_name: str
     protocol_version: str = ""
-    tool_input: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    tool_input: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyToolInput:
@@ -172,7 +172,7 @@ class LegacyToolInput:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(
@@ -191,10 +191,10 @@ class LegacyToolResult:
     protocol_version: str = ""
     content: Any = None
     """Any JSON value (viant types it `any`); `None` = absent."""
-    structured_content: Mapping[str, Any] | None = None
-    meta: Mapping[str, Any] | None = None
+    structured_content: WireJSON | None = None
+    meta: WireJSON | None = None
     """The `_meta` object."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyToolResult:
@@ -212,7 +212,7 @@ class LegacyToolResult:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object (`protocolVersion` always written)."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(
@@ -232,7 +232,7 @@ class LegacyTeardown:
     window_id: str
     resource_uri: str
     reason: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacyTeardown:
@@ -241,7 +241,7 @@ class LegacyTeardown:
         window_id, resource_uri = _window(fields)
         return cls(window_id, resource_uri, reason=fields.opt_text("reason"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object."""
         return wire_object({**_window_wire(self.window_id, self.resource_uri), "reason": self.reason}, self.extra)
 
@@ -254,7 +254,7 @@ class LegacySizeChanged:
     resource_uri: str
     width: int | None = None
     height: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> LegacySizeChanged:
@@ -270,7 +270,7 @@ class LegacySizeChanged:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """Viant's JSON object."""
         modeled = _window_wire(self.window_id, self.resource_uri)
         modeled.update(width=self.width, height=self.height)

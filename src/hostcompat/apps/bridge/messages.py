@@ -8,7 +8,6 @@ server (`tools/call`, `resources/read`, …) keep their params as mappings and h
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -21,6 +20,7 @@ from hostcompat.apps.bridge._wire import (
     type_name,
     wire_object,
 )
+from hostcompat.wire_json import WireJSON, WireObject
 
 MESSAGE_ROLE: Final = "user"
 """The only `role` a `ui/message` may carry."""
@@ -44,14 +44,14 @@ class EmptyParams:
     `sandbox-proxy-ready` and `ping` (`{}`; `_meta` or other keys are kept in `extra`).
     """
 
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> EmptyParams:
         """Read an object with no modeled fields."""
         return cls(extra=FieldReader(data, where).rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({}, self.extra)
 
@@ -63,7 +63,7 @@ class EmptyResult:
     """
 
     is_error: bool | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "result") -> EmptyResult:
@@ -71,7 +71,7 @@ class EmptyResult:
         fields = FieldReader(data, where)
         return cls(is_error=fields.opt_bool("isError"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"isError": self.is_error}, self.extra)
 
@@ -81,7 +81,7 @@ class OpenLinkParams:
     """`ui/open-link`: the view asks the host to open `url` (the host may ask the user first)."""
 
     url: str
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> OpenLinkParams:
@@ -89,7 +89,7 @@ class OpenLinkParams:
         fields = FieldReader(data, where)
         return cls(url=fields.text("url"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"url": self.url}, self.extra)
 
@@ -103,9 +103,9 @@ class MessageParams:
     `to_wire` always writes an array.
     """
 
-    content: tuple[Mapping[str, Any], ...]
+    content: tuple[WireJSON, ...]
     role: str = MESSAGE_ROLE
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> MessageParams:
@@ -117,7 +117,7 @@ class MessageParams:
         content = _blocks(fields.object_list("content", single_ok=True), f"{where}.content")
         return cls(content=content, role=role, extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object, `content` always an array."""
         return wire_object({"role": self.role, "content": object_list(self.content)}, self.extra)
 
@@ -126,9 +126,9 @@ class MessageParams:
 class UpdateModelContextParams:
     """`ui/update-model-context`: context for the model's next turns; each call replaces the previous one."""
 
-    content: tuple[Mapping[str, Any], ...] | None = None
-    structured_content: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    content: tuple[WireJSON, ...] | None = None
+    structured_content: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> UpdateModelContextParams:
@@ -141,7 +141,7 @@ class UpdateModelContextParams:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {"content": object_list(self.content), "structuredContent": copied(self.structured_content)},
@@ -154,7 +154,7 @@ class RequestDisplayModeParams:
     """`ui/request-display-mode`: the mode the view would like (`inline`, `fullscreen`, `pip`)."""
 
     mode: str
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> RequestDisplayModeParams:
@@ -162,7 +162,7 @@ class RequestDisplayModeParams:
         fields = FieldReader(data, where)
         return cls(mode=fields.text("mode"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"mode": self.mode}, self.extra)
 
@@ -173,7 +173,7 @@ class RequestDisplayModeResult:
 
     mode: str
     is_error: bool | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "result") -> RequestDisplayModeResult:
@@ -181,7 +181,7 @@ class RequestDisplayModeResult:
         fields = FieldReader(data, where)
         return cls(mode=fields.text("mode"), is_error=fields.opt_bool("isError"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"mode": self.mode, "isError": self.is_error}, self.extra)
 
@@ -192,7 +192,7 @@ class SizeChangedParams:
 
     width: float | None = None
     height: float | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> SizeChangedParams:
@@ -200,7 +200,7 @@ class SizeChangedParams:
         fields = FieldReader(data, where)
         return cls(width=fields.opt_size("width"), height=fields.opt_size("height"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"width": self.width, "height": self.height}, self.extra)
 
@@ -209,8 +209,8 @@ class SizeChangedParams:
 class ToolInputParams:
     """`ui/notifications/tool-input`: the tool call's complete arguments (sent at most once, before the result)."""
 
-    arguments: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    arguments: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> ToolInputParams:
@@ -218,7 +218,7 @@ class ToolInputParams:
         fields = FieldReader(data, where)
         return cls(arguments=fields.opt_object("arguments"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"arguments": copied(self.arguments)}, self.extra)
 
@@ -227,8 +227,8 @@ class ToolInputParams:
 class ToolInputPartialParams:
     """`ui/notifications/tool-input-partial`: best-effort arguments while the model is still writing them."""
 
-    arguments: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    arguments: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> ToolInputPartialParams:
@@ -236,7 +236,7 @@ class ToolInputPartialParams:
         fields = FieldReader(data, where)
         return cls(arguments=fields.opt_object("arguments"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"arguments": copied(self.arguments)}, self.extra)
 
@@ -245,12 +245,12 @@ class ToolInputPartialParams:
 class ToolResultParams:
     """`ui/notifications/tool-result`: the tool's `CallToolResult` (content for the model, data for the view)."""
 
-    content: tuple[Mapping[str, Any], ...]
-    structured_content: Mapping[str, Any] | None = None
+    content: tuple[WireJSON, ...]
+    structured_content: WireJSON | None = None
     is_error: bool | None = None
-    meta: Mapping[str, Any] | None = None
+    meta: WireJSON | None = None
     """The result's `_meta`."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> ToolResultParams:
@@ -264,7 +264,7 @@ class ToolResultParams:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {
@@ -282,7 +282,7 @@ class ToolCancelledParams:
     """`ui/notifications/tool-cancelled`: the tool call will not complete."""
 
     reason: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> ToolCancelledParams:
@@ -290,7 +290,7 @@ class ToolCancelledParams:
         fields = FieldReader(data, where)
         return cls(reason=fields.opt_text("reason"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"reason": self.reason}, self.extra)
 
@@ -300,7 +300,7 @@ class ResourceTeardownParams:
     """`ui/resource-teardown`: the host is about to remove the view (spec: `{reason}`; npm: `{}`)."""
 
     reason: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> ResourceTeardownParams:
@@ -308,7 +308,7 @@ class ResourceTeardownParams:
         fields = FieldReader(data, where)
         return cls(reason=fields.opt_text("reason"), extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"reason": self.reason}, self.extra)
 
@@ -317,9 +317,9 @@ class ResourceTeardownParams:
 class DownloadFileParams:
     """`ui/download-file`: files the view asks the host to save (the sandbox has no `allow-downloads`)."""
 
-    contents: tuple[Mapping[str, Any], ...]
+    contents: tuple[WireJSON, ...]
     """Embedded resources (`type: "resource"`) or resource links (`type: "resource_link"`)."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> DownloadFileParams:
@@ -331,7 +331,7 @@ class DownloadFileParams:
                 raise bad_field(f"{where}.contents[{index}].type", f"must be one of {DOWNLOAD_ITEM_TYPES}", item)
         return cls(contents=contents, extra=fields.rest())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object({"contents": object_list(self.contents)}, self.extra)
 
@@ -343,9 +343,9 @@ class SandboxResourceReadyParams:
     html: str
     sandbox: str | None = None
     """The inner iframe's `sandbox` attribute, overriding the proxy's default."""
-    csp: Mapping[str, Any] | None = None
-    permissions: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=no_extra)
+    csp: WireJSON | None = None
+    permissions: WireJSON | None = None
+    extra: WireJSON = field(default_factory=no_extra)
 
     @classmethod
     def from_wire(cls, data: object, where: str = "params") -> SandboxResourceReadyParams:
@@ -359,7 +359,7 @@ class SandboxResourceReadyParams:
             extra=fields.rest(),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The JSON object."""
         return wire_object(
             {

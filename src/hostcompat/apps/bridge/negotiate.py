@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.bridge import methods as m
 from hostcompat.apps.bridge.codes import BRIDGE_TOOL_NOT_FOR_APP, BRIDGE_TOOL_OTHER_CONNECTION
@@ -18,6 +18,7 @@ from hostcompat.apps.constants import (
     SUPPORTED_PROTOCOL_VERSIONS,
 )
 from hostcompat.errors import InvalidBridgeMessage
+from hostcompat.wire_json import WireJSON
 
 APP_AUDIENCE: Final = "app"
 """The `_meta.ui.visibility` entry that lets views call a tool."""
@@ -39,7 +40,7 @@ def forward_to_view(method: str) -> bool:
     return not method.startswith(m.SANDBOX_NOTIFICATION_PREFIX)
 
 
-def forward_to_server(method: str, host_capabilities: HostCapabilities | Mapping[str, Any]) -> bool:
+def forward_to_server(method: str, host_capabilities: HostCapabilities | WireJSON) -> bool:
     """Whether a host proxies a view's `method` to the MCP server.
 
     Never a `ui/` method. `tools/*` only when the host declared `serverTools`, `resources/*` only when it
@@ -86,7 +87,7 @@ def may_send_to_view(session: ViewSession, method: str) -> bool:
     return session.initialized and m.Direction.HOST_TO_VIEW in m.method_directions(method)
 
 
-def check_app_tool_call(tool: Mapping[str, Any], *, same_connection: bool) -> None:
+def check_app_tool_call(tool: WireJSON, *, same_connection: bool) -> None:
     """Refuse a view's `tools/call` the host must not run.
 
     `tool` is the tool's entry in the server's `tools/list`. The call is allowed only when the tool belongs

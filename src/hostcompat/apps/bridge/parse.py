@@ -50,6 +50,7 @@ from hostcompat.apps.bridge.messages import (
     UpdateModelContextParams,
 )
 from hostcompat.errors import HostCompatError, InvalidBridgeMessage
+from hostcompat.wire_json import WireJSON, WireObject
 
 JSONRPC_VERSION: Final = "2.0"
 
@@ -128,7 +129,7 @@ class BridgeRequest:
 
     id: RequestId
     method: str
-    params: BridgeParams | Mapping[str, Any] | None = None
+    params: BridgeParams | WireJSON | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +137,7 @@ class BridgeNotification:
     """A notification: no `id`, no reply. `params` as for `BridgeRequest`."""
 
     method: str
-    params: BridgeParams | Mapping[str, Any] | None = None
+    params: BridgeParams | WireJSON | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ class BridgeResponse:
     """A successful reply. `result` stays a mapping: type it with `parse_result(method_of_the_request, result)`."""
 
     id: RequestId
-    result: Mapping[str, Any]
+    result: WireJSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ _ERROR_KEYS: Final = frozenset({"jsonrpc", "id", "error"})
 
 
 def parse_message(
-    data: str | bytes | Mapping[str, Any],
+    data: str | bytes | WireJSON,
     *,
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_unknown: bool = False,
@@ -211,7 +212,7 @@ def parse_message(
     )
 
 
-def parse_params(method: str, params: object, where: str = "params") -> BridgeParams | dict[str, Any]:
+def parse_params(method: str, params: object, where: str = "params") -> BridgeParams | WireObject:
     """The params object of `method` read into its typed model, or a checked copy for a method the view
     protocol does not model.
 
@@ -224,7 +225,7 @@ def parse_params(method: str, params: object, where: str = "params") -> BridgePa
     return dict(json_copy(_object(params, where), where))
 
 
-def parse_result(method: str, result: object, where: str = "result") -> BridgeResult | dict[str, Any]:
+def parse_result(method: str, result: object, where: str = "result") -> BridgeResult | WireObject:
     """A reply's result as the typed model for the request `method`, or a checked copy for other methods."""
     reader = RESULT_MODELS.get(method)
     if reader is not None:
@@ -232,7 +233,7 @@ def parse_result(method: str, result: object, where: str = "result") -> BridgeRe
     return dict(json_copy(_object(result, where), where))
 
 
-def serialize(message: BridgeMessage) -> dict[str, Any]:
+def serialize(message: BridgeMessage) -> WireObject:
     """The JSON-RPC object for `message` (a fresh dict; typed params are written with `to_wire`)."""
     out: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION}
     if isinstance(message, BridgeRequest):

@@ -30,6 +30,7 @@ from hostcompat.apps.capabilities.model import UICapability as UICapability
 from hostcompat.apps.capabilities.model import get_ui_capability as get_ui_capability
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidCapability
+from hostcompat.wire_json import WireJSON, WireObject
 
 
 class _CapabilitiesModel(Protocol):
@@ -41,26 +42,26 @@ _ModelT = TypeVar("_ModelT", bound=_CapabilitiesModel)
 
 @overload
 def set_client_capability(
-    caps: Mapping[str, Any] | None,
+    caps: WireJSON | None,
     *,
     mime_types: Sequence[str] = ...,
     protocol_version: str | None = ...,
-    extra: Mapping[str, Any] | None = ...,
-) -> dict[str, Any]: ...
+    extra: WireJSON | None = ...,
+) -> WireObject: ...
 @overload
 def set_client_capability(
     caps: _ModelT,
     *,
     mime_types: Sequence[str] = ...,
     protocol_version: str | None = ...,
-    extra: Mapping[str, Any] | None = ...,
+    extra: WireJSON | None = ...,
 ) -> _ModelT: ...
 def set_client_capability(
     caps: object,
     *,
     mime_types: Sequence[str] = (RESOURCE_MIME_TYPE,),
     protocol_version: str | None = None,
-    extra: Mapping[str, Any] | None = None,
+    extra: WireJSON | None = None,
 ) -> object:
     """A copy of client `caps` declaring the UI capability; see `set_server_capability`."""
     return _with_payload(caps, UICapability(check_mime_types(mime_types), protocol_version, extra or {}))
@@ -68,26 +69,26 @@ def set_client_capability(
 
 @overload
 def set_server_capability(
-    caps: Mapping[str, Any] | None,
+    caps: WireJSON | None,
     *,
     mime_types: Sequence[str] = ...,
     protocol_version: str | None = ...,
-    extra: Mapping[str, Any] | None = ...,
-) -> dict[str, Any]: ...
+    extra: WireJSON | None = ...,
+) -> WireObject: ...
 @overload
 def set_server_capability(
     caps: _ModelT,
     *,
     mime_types: Sequence[str] = ...,
     protocol_version: str | None = ...,
-    extra: Mapping[str, Any] | None = ...,
+    extra: WireJSON | None = ...,
 ) -> _ModelT: ...
 def set_server_capability(
     caps: object,
     *,
     mime_types: Sequence[str] = (RESOURCE_MIME_TYPE,),
     protocol_version: str | None = None,
-    extra: Mapping[str, Any] | None = None,
+    extra: WireJSON | None = None,
 ) -> object:
     """A copy of server `caps` whose `extensions[EXTENSION_ID]` is the given payload.
 

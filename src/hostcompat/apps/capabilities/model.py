@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidCapability
+from hostcompat.wire_json import WireJSON, WireObject
 
 CapabilitySource = Literal["extensions", "experimental"]
 """Where a capability was read: the standard `extensions` map, or the non-standard `experimental` one."""
@@ -39,7 +40,7 @@ class UICapability:
 
     mime_types: tuple[str, ...] = (RESOURCE_MIME_TYPE,)
     protocol_version: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    extra: WireJSON = field(default_factory=dict, hash=False)
     source: CapabilitySource = EXTENSIONS
 
     def __post_init__(self) -> None:
@@ -59,7 +60,7 @@ class UICapability:
         """Whether `mime_type` is listed, compared byte for byte."""
         return mime_type in self.mime_types
 
-    def to_payload(self) -> dict[str, Any]:
+    def to_payload(self) -> WireObject:
         """The JSON payload to put under the extension id (a new dict)."""
         payload: dict[str, Any] = {MIME_TYPES: list(self.mime_types)}
         if self.protocol_version is not None:
@@ -100,7 +101,7 @@ def is_model(value: object) -> bool:
     )
 
 
-def model_fields(value: object) -> Mapping[str, Any]:
+def model_fields(value: object) -> Mapping[str, object]:
     """The declared fields of a model's class; empty for anything else."""
     fields = getattr(type(value), "model_fields", None)
     return fields if isinstance(fields, Mapping) else {}

@@ -8,7 +8,6 @@ Holders are plain mappings or pydantic models (such as the SDK's `Tool`, `Resour
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY, UI_URI_PREFIX
@@ -26,6 +25,7 @@ from hostcompat.apps.meta.holder import (
 from hostcompat.apps.meta.model import RESOURCE_UI_FIELDS, TOOL_UI_FIELDS, ResourceUI, ToolUI
 from hostcompat.apps.meta.sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON, WireObject
 
 _ModelT = TypeVar("_ModelT", bound=SupportsModelCopy)
 
@@ -73,7 +73,7 @@ def get_tool_ui(tool: MetaHolder) -> ToolUI | None:
 
 
 @overload
-def set_tool_ui(tool: Mapping[str, Any], ui: ToolUI, *, write_flat_key: bool = True) -> dict[str, Any]: ...
+def set_tool_ui(tool: WireJSON, ui: ToolUI, *, write_flat_key: bool = True) -> WireObject: ...
 @overload
 def set_tool_ui(tool: _ModelT, ui: ToolUI, *, write_flat_key: bool = True) -> _ModelT: ...
 def set_tool_ui(tool: Any, ui: ToolUI, *, write_flat_key: bool = True) -> Any:
@@ -100,7 +100,7 @@ def set_tool_ui(tool: Any, ui: ToolUI, *, write_flat_key: bool = True) -> Any:
 
 
 @overload
-def clear_tool_ui(tool: Mapping[str, Any]) -> dict[str, Any]: ...
+def clear_tool_ui(tool: WireJSON) -> WireObject: ...
 @overload
 def clear_tool_ui(tool: _ModelT) -> _ModelT: ...
 def clear_tool_ui(tool: Any) -> Any:
@@ -172,7 +172,7 @@ def get_resource_ui(resource: MetaHolder) -> ResourceUI | None:
 
 
 @overload
-def set_resource_ui(resource: Mapping[str, Any], ui: ResourceUI) -> dict[str, Any]: ...
+def set_resource_ui(resource: WireJSON, ui: ResourceUI) -> WireObject: ...
 @overload
 def set_resource_ui(resource: _ModelT, ui: ResourceUI) -> _ModelT: ...
 def set_resource_ui(resource: Any, ui: ResourceUI) -> Any:
@@ -193,7 +193,7 @@ def set_resource_ui(resource: Any, ui: ResourceUI) -> Any:
 
 
 @overload
-def clear_resource_ui(resource: Mapping[str, Any]) -> dict[str, Any]: ...
+def clear_resource_ui(resource: WireJSON) -> WireObject: ...
 @overload
 def clear_resource_ui(resource: _ModelT) -> _ModelT: ...
 def clear_resource_ui(resource: Any) -> Any:
@@ -245,7 +245,7 @@ def get_embedded_resource_ui(block: MetaHolder) -> ResourceUI | None:
 
 
 @overload
-def set_embedded_resource_ui(block: Mapping[str, Any], ui: ResourceUI) -> dict[str, Any]: ...
+def set_embedded_resource_ui(block: WireJSON, ui: ResourceUI) -> WireObject: ...
 @overload
 def set_embedded_resource_ui(block: _ModelT, ui: ResourceUI) -> _ModelT: ...
 def set_embedded_resource_ui(block: Any, ui: ResourceUI) -> Any:
@@ -261,7 +261,7 @@ def set_embedded_resource_ui(block: Any, ui: ResourceUI) -> Any:
 
 
 @overload
-def clear_embedded_resource_ui(block: Mapping[str, Any]) -> dict[str, Any]: ...
+def clear_embedded_resource_ui(block: WireJSON) -> WireObject: ...
 @overload
 def clear_embedded_resource_ui(block: _ModelT) -> _ModelT: ...
 def clear_embedded_resource_ui(block: Any) -> Any:

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON, WireObject
 
 MAX_META_DEPTH = 64
 """The deepest nesting of JSON values copied out of `_meta`."""
@@ -35,7 +36,7 @@ def preview(value: object) -> str:
     return text if len(text) <= _PREVIEW_CHARS else text[: _PREVIEW_CHARS - 1] + "…"
 
 
-def expect_mapping(value: object, where: str) -> Mapping[str, Any]:
+def expect_mapping(value: object, where: str) -> WireJSON:
     """`value` as a mapping with string keys, or `InvalidUIMeta` naming `where`.
 
     A pydantic model (the SDK's `mcp.server.apps.ResourceCsp`, FastMCP's `AppConfig`, ...) is read as its wire form
@@ -52,7 +53,7 @@ def expect_mapping(value: object, where: str) -> Mapping[str, Any]:
     return value
 
 
-def no_extra() -> Mapping[str, Any]:
+def no_extra() -> WireJSON:
     """The default `extra` of every typed value: an empty read-only mapping."""
     return EMPTY_EXTRA
 
@@ -120,13 +121,13 @@ def copy_json(value: Any, where: str, depth: int = 0) -> Any:
     return value
 
 
-def unknown_keys(raw: Mapping[str, Any], known: Iterable[str], where: str) -> dict[str, Any]:
+def unknown_keys(raw: WireJSON, known: Iterable[str], where: str) -> WireObject:
     """Deep copies of the entries of `raw` whose keys are not in `known`."""
     known_set = frozenset(known)
     return {key: copy_json(item, f"{where}.{key}") for key, item in raw.items() if key not in known_set}
 
 
-def freeze_extra(extra: object, known: Iterable[str], where: str) -> Mapping[str, Any]:
+def freeze_extra(extra: object, known: Iterable[str], where: str) -> WireJSON:
     """Validate and freeze an `extra` mapping: string keys, none of them a modeled key, values copied."""
     if isinstance(extra, MappingProxyType) and not extra:
         return extra
@@ -137,30 +138,30 @@ def freeze_extra(extra: object, known: Iterable[str], where: str) -> Mapping[str
     return MappingProxyType({key: copy_json(item, f"{where}.{key}") for key, item in mapping.items()})
 
 
-def put_str(out: dict[str, Any], key: str, value: str | None) -> None:
+def put_str(out: WireObject, key: str, value: str | None) -> None:
     """Write a string field when it is set."""
     if value is not None:
         out[key] = value
 
 
-def put_list(out: dict[str, Any], key: str, value: tuple[str, ...]) -> None:
+def put_list(out: WireObject, key: str, value: tuple[str, ...]) -> None:
     """Write a list field when it is non-empty."""
     if value:
         out[key] = list(value)
 
 
-def put_opt_list(out: dict[str, Any], key: str, value: tuple[str, ...] | None) -> None:
+def put_opt_list(out: WireObject, key: str, value: tuple[str, ...] | None) -> None:
     """Write a list field whenever it is not `None`, keeping an explicit empty list as `[]`."""
     if value is not None:
         out[key] = list(value)
 
 
-def put_bool(out: dict[str, Any], key: str, value: bool | None) -> None:
+def put_bool(out: WireObject, key: str, value: bool | None) -> None:
     """Write a boolean field whenever it is not `None`, keeping an explicit `False`."""
     if value is not None:
         out[key] = value
 
 
-def with_extra(extra: Mapping[str, Any], modeled: dict[str, Any]) -> dict[str, Any]:
+def with_extra(extra: WireJSON, modeled: WireObject) -> WireObject:
     """The wire object: the modeled keys, then copies of the unknown keys (the two never share a key)."""
     return {**modeled, **{key: copy_json(item, key) for key, item in extra.items()}}

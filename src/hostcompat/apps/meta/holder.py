@@ -11,6 +11,7 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 from hostcompat.apps.meta.codec import copy_json, expect_mapping, type_name
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON, WireObject
 
 META_KEY: Final = "_meta"
 """The wire key of the metadata object on tools, resources, contents and content blocks."""
@@ -21,12 +22,12 @@ _ModelT = TypeVar("_ModelT", bound="SupportsModelCopy")
 class SupportsModelCopy(Protocol):
     """A pydantic-style model: `model_copy(update=...)` returns a changed shallow copy."""
 
-    def model_copy(self: _ModelT, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> _ModelT:
+    def model_copy(self: _ModelT, *, update: Mapping[str, object] | None = None, deep: bool = False) -> _ModelT:
         """A copy of the model with the fields in `update` replaced."""
         ...  # pragma: no cover - protocol
 
 
-MetaHolder: TypeAlias = Mapping[str, Any] | SupportsModelCopy
+MetaHolder: TypeAlias = WireJSON | SupportsModelCopy
 """A tool, resource listing entry, resource contents item or content block: a mapping or a pydantic model."""
 
 
@@ -53,7 +54,7 @@ def _as_plain(value: Any) -> Any:
     return dump(by_alias=True, exclude_none=True) if callable(dump) else value
 
 
-def read_meta(holder: object, what: str) -> Mapping[str, Any] | None:
+def read_meta(holder: object, what: str) -> WireJSON | None:
     """The holder's `_meta` mapping, or `None` when it is absent or null."""
     if isinstance(holder, Mapping):
         raw = _as_plain(holder.get(META_KEY))
@@ -67,13 +68,13 @@ def read_meta(holder: object, what: str) -> Mapping[str, Any] | None:
     return expect_mapping(raw, f"{what} {META_KEY}")
 
 
-def copied_meta(holder: object, what: str) -> dict[str, Any]:
+def copied_meta(holder: object, what: str) -> WireObject:
     """A deep, independent copy of the holder's `_meta` (`{}` when absent), safe to change."""
     meta = read_meta(holder, what)
     return {} if meta is None else dict(copy_json(meta, META_KEY))
 
 
-def replace_meta(holder: Any, meta: dict[str, Any] | None, what: str) -> Any:
+def replace_meta(holder: Any, meta: WireObject | None, what: str) -> Any:
     """A new holder of the same kind with `_meta` replaced (`None` removes it); the input is not changed.
 
     Mappings come back as plain dicts (a shallow copy with the new `_meta`); models through `model_copy`.

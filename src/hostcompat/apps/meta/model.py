@@ -32,6 +32,7 @@ from hostcompat.apps.meta.codec import (
 )
 from hostcompat.apps.meta.sandbox import CSPPolicy, ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON, WireObject
 
 TOOL_UI_FIELDS: Final = ("resourceUri", "visibility", "allowedTools", "fallback")
 """The `_meta.ui` keys `ToolUI` models on a tool; every other key is kept in `ToolUI.extra`."""
@@ -70,7 +71,7 @@ class ToolUI:
     """viant: a discovery mirror of the resource's tool allowlist (`allowedTools`)."""
     fallback: str | None = None
     """viant: `"embedded"` opts the tool in to the embedded-resource fallback."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra, hash=False)
+    extra: WireJSON = field(default_factory=no_extra, hash=False)
     """Unknown `_meta.ui` subkeys, kept verbatim (read-only)."""
 
     def __post_init__(self) -> None:
@@ -97,7 +98,7 @@ class ToolUI:
             extra=MappingProxyType(unknown_keys(wire, TOOL_UI_FIELDS, where)),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The camelCase `_meta.ui` object: set fields only, but `visibility=()` is written as `[]`."""
         out: dict[str, Any] = {}
         put_str(out, "resourceUri", self.resource_uri)
@@ -144,7 +145,7 @@ class ResourceUI:
     """viant: the structured CSP relaxation (`cspPolicy`)."""
     fallback: str | None = None
     """viant: `"embedded"` opts the resource in to the embedded-resource fallback."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra, hash=False)
+    extra: WireJSON = field(default_factory=no_extra, hash=False)
     """Unknown `_meta.ui` subkeys, kept verbatim (read-only)."""
 
     def __post_init__(self) -> None:
@@ -208,7 +209,7 @@ class ResourceUI:
             extra=MappingProxyType(unknown_keys(wire, RESOURCE_UI_FIELDS, where)),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The camelCase `_meta.ui` object (see the class docstring for which empty values are kept)."""
         out: dict[str, Any] = {}
         if self.csp is not None:

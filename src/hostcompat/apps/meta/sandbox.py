@@ -5,7 +5,6 @@ Frozen dataclasses with a strict `from_wire` (wrong types raise `InvalidUIMeta`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -24,6 +23,7 @@ from hostcompat.apps.meta.codec import (
     unknown_keys,
     with_extra,
 )
+from hostcompat.wire_json import WireJSON, WireObject
 
 CSP_FIELDS: Final = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "wasmUnsafeEval")
 """The `csp` keys `ResourceCSP` models."""
@@ -53,7 +53,7 @@ class ResourceCSP:
     """Origins allowed as the document base URI (`baseUriDomains`)."""
     wasm_unsafe_eval: bool | None = None
     """Adds `'wasm-unsafe-eval'` to script-src; only one stable revision defines it (`wasmUnsafeEval`)."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra, hash=False)
+    extra: WireJSON = field(default_factory=no_extra, hash=False)
     """Unknown `csp` subkeys, kept verbatim (read-only)."""
 
     def __post_init__(self) -> None:
@@ -77,7 +77,7 @@ class ResourceCSP:
             extra=MappingProxyType(unknown_keys(wire, CSP_FIELDS, where)),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The camelCase `csp` object with only the non-empty lists (and `wasmUnsafeEval` when set)."""
         out: dict[str, Any] = {}
         put_list(out, "connectDomains", self.connect_domains)
@@ -101,7 +101,7 @@ class ResourcePermissions:
     geolocation: bool = False
     clipboard_write: bool = False
     """Asks for `clipboard-write` (`clipboardWrite`)."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra, hash=False)
+    extra: WireJSON = field(default_factory=no_extra, hash=False)
     """Unknown permission keys, kept verbatim (read-only)."""
 
     def __post_init__(self) -> None:
@@ -129,7 +129,7 @@ class ResourcePermissions:
             extra=MappingProxyType(unknown_keys(wire, PERMISSION_FIELDS, where)),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """`{"camera": {}, ...}` for each requested feature; `{}` when none is."""
         flags = (
             ("camera", self.camera),
@@ -151,7 +151,7 @@ class CSPPolicy:
     font_src: tuple[str, ...] = ()
     script_strict_dynamic: bool = False
     """Adds `'strict-dynamic'` to script-src (`scriptStrictDynamic`)."""
-    extra: Mapping[str, Any] = field(default_factory=no_extra, hash=False)
+    extra: WireJSON = field(default_factory=no_extra, hash=False)
     """Unknown `cspPolicy` subkeys, kept verbatim (read-only)."""
 
     def __post_init__(self) -> None:
@@ -178,7 +178,7 @@ class CSPPolicy:
             extra=MappingProxyType(unknown_keys(wire, CSP_POLICY_FIELDS, where)),
         )
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> WireObject:
         """The camelCase `cspPolicy` object: non-empty lists, and `scriptStrictDynamic` only when true."""
         out: dict[str, Any] = {}
         put_list(out, "scriptSrc", self.script_src)

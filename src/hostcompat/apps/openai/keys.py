@@ -7,9 +7,10 @@ untranslated keys), so neither imports the other. A wrong-typed key is an `Inval
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.errors import InvalidOpenAIMeta
+from hostcompat.wire_json import WireJSON
 
 OPENAI_OUTPUT_TEMPLATE: Final = "openai/outputTemplate"
 """Tool: the widget template's resource URI (`_meta.ui.resourceUri`)."""
@@ -47,7 +48,7 @@ RESOURCE_KEYS: Final = (OPENAI_WIDGET_CSP, OPENAI_WIDGET_DOMAIN, OPENAI_WIDGET_P
 _MAX_DOMAINS = 1024
 
 
-def expect_meta(meta: object) -> Mapping[str, Any] | None:
+def expect_meta(meta: object) -> WireJSON | None:
     """`meta` when it is a `_meta` object (or None); refuses anything else and a whole tool or resource."""
     if meta is None:
         return None
@@ -58,7 +59,7 @@ def expect_meta(meta: object) -> Mapping[str, Any] | None:
     return meta
 
 
-def read_text(meta: Mapping[str, Any] | None, key: str) -> str | None:
+def read_text(meta: WireJSON | None, key: str) -> str | None:
     """The string under `key`, or None when absent or null."""
     value = None if meta is None else meta.get(key)
     if value is not None and not isinstance(value, str):
@@ -66,7 +67,7 @@ def read_text(meta: Mapping[str, Any] | None, key: str) -> str | None:
     return value
 
 
-def read_flag(meta: Mapping[str, Any] | None, key: str) -> bool | None:
+def read_flag(meta: WireJSON | None, key: str) -> bool | None:
     """The boolean under `key`, or None when absent or null."""
     value = None if meta is None else meta.get(key)
     if value is not None and not isinstance(value, bool):
@@ -74,7 +75,7 @@ def read_flag(meta: Mapping[str, Any] | None, key: str) -> bool | None:
     return value
 
 
-def read_visibility(meta: Mapping[str, Any] | None) -> str | None:
+def read_visibility(meta: WireJSON | None) -> str | None:
     """`openai/visibility` (`"public"` or `"private"`), or None when absent or null."""
     value = read_text(meta, OPENAI_VISIBILITY)
     if value is not None and value not in ("public", "private"):
@@ -92,7 +93,7 @@ def read_domains(value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def read_widget_csp(meta: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]] | None:
+def read_widget_csp(meta: WireJSON | None) -> dict[str, tuple[str, ...]] | None:
     """The known `openai/widgetCSP` lists that are present, checked; None when the key is absent."""
     raw = None if meta is None else meta.get(OPENAI_WIDGET_CSP)
     if raw is None:
@@ -104,7 +105,7 @@ def read_widget_csp(meta: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]
     return {name: read_domains(raw[name], f"{where}.{name}") for name in names if raw.get(name) is not None}
 
 
-def check_openai_keys(meta: Mapping[str, Any]) -> None:
+def check_openai_keys(meta: WireJSON) -> None:
     """Type-check every mapped `openai/*` key present (the `ui://` rule applies only when converting)."""
     read_text(meta, OPENAI_OUTPUT_TEMPLATE)
     read_flag(meta, OPENAI_WIDGET_ACCESSIBLE)

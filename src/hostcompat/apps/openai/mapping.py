@@ -7,7 +7,7 @@ the reports (`openai_conflicts`, `untranslated_*`) live in `openai_reports` and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar, overload
 
 from hostcompat.apps.constants import OPENAI_WIDGET_MIME_TYPE, RESOURCE_MIME_TYPE, UI_URI_PREFIX
@@ -46,6 +46,7 @@ from hostcompat.apps.openai.reports import untranslated_openai_keys as untransla
 from hostcompat.apps.openai.reports import untranslated_ui_keys as untranslated_ui_keys
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.errors import InvalidOpenAIMeta, InvalidUIMeta
+from hostcompat.wire_json import WireJSON, WireObject
 
 _HolderT = TypeVar("_HolderT", bound=SupportsModelCopy)
 
@@ -53,7 +54,7 @@ _HolderT = TypeVar("_HolderT", bound=SupportsModelCopy)
 # --- tools ---------------------------------------------------------------------------------------------
 
 
-def tool_ui_from_openai(meta: Mapping[str, Any] | None) -> ToolUI | None:
+def tool_ui_from_openai(meta: WireJSON | None) -> ToolUI | None:
     """The `ToolUI` that a tool's `openai/*` keys declare, or None when it has none of the three tool keys.
 
     OpenAI's defaults apply: a missing `openai/widgetAccessible` means false (no `"app"`), a missing
@@ -73,7 +74,7 @@ def tool_ui_from_openai(meta: Mapping[str, Any] | None) -> ToolUI | None:
     return ToolUI(resource_uri=template, visibility=tuple(name for name, on in audiences if on))
 
 
-def tool_openai_from_ui(ui: ToolUI) -> dict[str, Any]:
+def tool_openai_from_ui(ui: ToolUI) -> WireObject:
     """The `openai/*` tool keys equivalent to `ui` (a new dict).
 
     `openai/widgetAccessible` and `openai/visibility` are always written, from the visibility hosts apply
@@ -91,7 +92,7 @@ def tool_openai_from_ui(ui: ToolUI) -> dict[str, Any]:
 
 def dual_tool_meta(
     resource_uri: str, *, visibility: Sequence[str] | None = None, write_flat_key: bool = True
-) -> dict[str, Any]:
+) -> WireObject:
     """A tool `_meta` that both bridges read: `_meta.ui` (and the flat `ui/resourceUri`) plus the `openai/*` keys.
 
     `visibility` None leaves `_meta.ui.visibility` out (hosts apply `["model", "app"]`). Raises `InvalidUIURI`
@@ -108,7 +109,7 @@ def dual_tool_meta(
 # --- resources -----------------------------------------------------------------------------------------
 
 
-def resource_ui_from_openai(meta: Mapping[str, Any] | None) -> ResourceUI | None:
+def resource_ui_from_openai(meta: WireJSON | None) -> ResourceUI | None:
     """The `ResourceUI` that a resource's `openai/*` keys declare, or None when it has none of them.
 
     `openai/widgetCSP` gives `csp` (and `redirect_domains` gives `linkTrustedDomains`), `openai/widgetDomain`
@@ -136,7 +137,7 @@ def resource_ui_from_openai(meta: Mapping[str, Any] | None) -> ResourceUI | None
     )
 
 
-def resource_openai_from_ui(ui: ResourceUI) -> dict[str, Any]:
+def resource_openai_from_ui(ui: ResourceUI) -> WireObject:
     """The `openai/*` resource keys equivalent to `ui` (a new dict).
 
     `openai/widgetCSP` is written when `ui` has a `csp` or `linkTrustedDomains`, always with `connect_domains`
@@ -180,7 +181,7 @@ def mime_type_for_mcp(mime_type: str) -> str:
 
 
 @overload
-def with_openai_tool_meta(tool: Mapping[str, Any]) -> dict[str, Any]: ...
+def with_openai_tool_meta(tool: WireJSON) -> WireObject: ...
 @overload
 def with_openai_tool_meta(tool: _HolderT) -> _HolderT: ...
 def with_openai_tool_meta(tool: Any) -> Any:
@@ -195,7 +196,7 @@ def with_openai_tool_meta(tool: Any) -> Any:
 
 
 @overload
-def with_openai_resource_meta(resource: Mapping[str, Any]) -> dict[str, Any]: ...
+def with_openai_resource_meta(resource: WireJSON) -> WireObject: ...
 @overload
 def with_openai_resource_meta(resource: _HolderT) -> _HolderT: ...
 def with_openai_resource_meta(resource: Any) -> Any:

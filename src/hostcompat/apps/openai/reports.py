@@ -34,6 +34,7 @@ from hostcompat.apps.openai.keys import (
     read_widget_csp,
 )
 from hostcompat.errors import InvalidUIMeta
+from hostcompat.wire_json import WireJSON
 
 _PREFIX = "openai/"
 _NO_EQUIVALENT: Final = {
@@ -64,7 +65,7 @@ class Untranslated:
     value: Any = field(hash=False)
 
 
-def openai_conflicts(meta: Mapping[str, Any] | None) -> list[OpenAIConflict]:
+def openai_conflicts(meta: WireJSON | None) -> list[OpenAIConflict]:
     """Where the `openai/*` keys and `_meta.ui` of one `_meta` disagree.
 
     Each present `openai/*` key is compared with the value MCP Apps hosts apply (defaults included) whenever
@@ -88,7 +89,7 @@ def openai_conflicts(meta: Mapping[str, Any] | None) -> list[OpenAIConflict]:
     return conflicts
 
 
-def untranslated_openai_keys(meta: Mapping[str, Any] | None) -> list[Untranslated]:
+def untranslated_openai_keys(meta: WireJSON | None) -> list[Untranslated]:
     """The `openai/*` keys (and `openai/widgetCSP` entries) of `meta` that have no MCP Apps equivalent."""
     values = expect_meta(meta) or {}
     check_openai_keys(values)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from hostcompat.clients.proxy.config import HttpUpstream, ProxyConfig, StdioUpstream
+from hostcompat.wire_json import WireObject
 
 CONNECTION_CLOSED = -32000
 """The upstream went away before answering (the code the MCP SDKs use for a closed connection)."""
@@ -50,7 +51,7 @@ class UpstreamEnd:
     exit_code: int | None = None
     stderr_tail: str = ""
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> WireObject:
         """The structured part of the error (`data`), for programs."""
         out: dict[str, Any] = {"reason": self.summary}
         if self.exit_code is not None:
@@ -153,7 +154,7 @@ def describe_failure(config: ProxyConfig, error: BaseException, *, started: bool
     return connection_ended(target, problem)
 
 
-def cancel_params(request_id: int | str, reason: str) -> dict[str, Any]:
+def cancel_params(request_id: int | str, reason: str) -> WireObject:
     """The params of the `notifications/cancelled` the proxy sends upstream for a request it gave up on."""
     return {"requestId": request_id, "reason": f"{PREFIX}{reason}"}
 

@@ -12,7 +12,7 @@ import json
 import re
 from typing import NamedTuple
 
-from hostcompat.errors import ProbeError
+from hostcompat.errors import InvalidMessage
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 _MEMBER = re.compile(r'\s*:\s*(-?\d+(?![.eE\d])|"(?:[^"\\]|\\.)*")')
@@ -80,7 +80,7 @@ def unreadable_reply(line: bytes, error: BaseException | str) -> UnreadableReply
     return UnreadableReply(found, problem_of(line, error))
 
 
-class UnreadableMessage(ProbeError):
+class UnreadableMessage(InvalidMessage):
     """A line from the upstream that is no JSON-RPC message; `reply` names the request it answers, when known."""
 
     def __init__(self, message: str, *, value: object = None, reply: UnreadableReply | None = None) -> None:

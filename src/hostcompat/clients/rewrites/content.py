@@ -18,6 +18,7 @@ from hostcompat.clients.rewrites.copy_on_write import (
     with_key,
     without_keys,
 )
+from hostcompat.wire_json import WireJSON
 
 _PRIORITY_LOW = 0
 _PRIORITY_HIGH = 1
@@ -77,7 +78,7 @@ def _map_blocks(method: str, payload: JSONObject, change: Callable[[Any], Any]) 
     return payload
 
 
-def round_annotation_priority(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def round_annotation_priority(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """Round `annotations.priority` to 0 or 1 in content blocks, embedded resources, resources and templates.
 
     Touches nothing else: not `structuredContent`, not tool annotations, not icons, not `_meta`.
@@ -96,7 +97,7 @@ def _text_of(block: Mapping[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def resource_link_text(block: Mapping[str, Any]) -> str:
+def resource_link_text(block: WireJSON) -> str:
     """The text that stands in for a `resource_link` block: `[Resource link] <title>: <uri> (<mimeType>)`."""
     label = _text_of(block, "title") or _text_of(block, "name")
     uri = _text_of(block, "uri")
@@ -121,12 +122,12 @@ def _link_to_text(block: object) -> object:
     return text_block
 
 
-def resource_link_to_text(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def resource_link_to_text(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """Replace each `resource_link` content block with a text block naming it (annotations and `_meta` kept)."""
     return _map_blocks(method, payload, _link_to_text)
 
 
-def drop_structured_content(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def drop_structured_content(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """Remove `structuredContent` from a tools/call result, leaving `content` as the payload."""
     if method != "tools/call":
         return payload
@@ -146,7 +147,7 @@ def content_types(method: str, payload: JSONObject) -> frozenset[str]:
     return frozenset(found)
 
 
-def strip_call_arguments(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def strip_call_arguments(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """Remove the named keys from a tools/call request's `arguments`."""
     if method != "tools/call":
         return payload

@@ -5,13 +5,15 @@ Every helper returns its input object itself when nothing changed, so "no rewrit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-JSONObject = Mapping[str, Any]
+from hostcompat.wire_json import WireJSON, WireObject
+
+JSONObject = WireJSON
 
 
-def with_key(mapping: JSONObject, key: str, value: Any) -> dict[str, Any]:
+def with_key(mapping: JSONObject, key: str, value: Any) -> WireObject:
     """A copy of `mapping` with `key` set to `value` (key order kept)."""
     copy = dict(mapping)
     copy[key] = value

@@ -17,6 +17,7 @@ from hostcompat.clients.rewrites import schema_types as _schema_types
 from hostcompat.clients.rewrites import schemas as _schemas
 from hostcompat.clients.rewrites import tool_catalog as _catalog
 from hostcompat.clients.rewrites.copy_on_write import JSONObject
+from hostcompat.wire_json import WireJSON
 
 RESULT_METHODS = frozenset(
     {
@@ -77,7 +78,7 @@ class RenameOperation:
 
     name: str
     summary: str
-    transform: Callable[[str, Mapping[str, Any]], str]
+    transform: Callable[[str, WireJSON], str]
     params: Mapping[str, Param] = field(default_factory=dict)
     budget_param: str | None = None
     methods: frozenset[str] = frozenset({"tools/list"})
@@ -103,7 +104,7 @@ class TriggerKind:
 
     name: str
     summary: str
-    fires: Callable[[str, JSONObject, Mapping[str, Any]], bool]
+    fires: Callable[[str, JSONObject, WireJSON], bool]
     params: Mapping[str, Param] = field(default_factory=dict)
 
 
@@ -314,7 +315,7 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
 """Operations by name: the closed set a rule's `rewrite.op` may name."""
 
 
-def normalize_params(specs: Mapping[str, Param], raw: Mapping[str, Any], fail: Fail) -> Mapping[str, Any]:
+def normalize_params(specs: Mapping[str, Param], raw: WireJSON, fail: Fail) -> WireJSON:
     """`raw` checked against `specs`, defaults filled in, lists frozen to tuples.
 
     `fail(field, problem, value)` is called (and must raise) on an unknown, missing or bad parameter.

@@ -18,6 +18,7 @@ from hostcompat.clients.rewrites.schemas import (
     map_subschemas,
     transform_schema,
 )
+from hostcompat.wire_json import WireJSON
 
 NOT_VALUE_KEYS: Final = frozenset(
     {"not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas", "dependencies"}
@@ -180,12 +181,12 @@ def move_type_into_any_of(schema: JSONObject) -> JSONObject:
     return transform_schema(schema, move)
 
 
-def add_missing_schema_types(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def add_missing_schema_types(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: give every schema node a `type` where `add_missing_types` can (default: input schemas only)."""
     return map_schema_tools(method, payload, params.get("fields", INPUT_ONLY), add_missing_types)
 
 
-def move_schema_type_into_any_of(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def move_schema_type_into_any_of(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: never leave `type` beside `anyOf` (default: input schemas only)."""
     return map_schema_tools(method, payload, params.get("fields", INPUT_ONLY), move_type_into_any_of)
 

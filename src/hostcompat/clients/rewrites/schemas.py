@@ -22,6 +22,7 @@ from hostcompat.clients.rewrites.copy_on_write import (
     replace_key,
     without_keys,
 )
+from hostcompat.wire_json import WireJSON
 
 MAX_SCHEMA_DEPTH = 64
 """Subschemas nested deeper than this are left as they are."""
@@ -253,12 +254,12 @@ def map_schema_tools(method: str, payload: JSONObject, fields: Sequence[str], ch
     return map_list_field(payload, "tools", per_tool)
 
 
-def inline_schema_refs(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def inline_schema_refs(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: inline `$ref`s in each tool's schemas (`fields`, default input and output)."""
     return map_schema_tools(method, payload, params.get("fields", INPUT_AND_OUTPUT), inline_refs)
 
 
-def drop_schema_keywords(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def drop_schema_keywords(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: remove `keywords` from every node of each tool's schemas."""
     keywords: Sequence[str] = params.get("keywords", ())
     return map_schema_tools(
@@ -266,7 +267,7 @@ def drop_schema_keywords(method: str, payload: JSONObject, params: Mapping[str, 
     )
 
 
-def drop_output_schema(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def drop_output_schema(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: remove each tool's `outputSchema`."""
     if method != "tools/list":
         return payload

@@ -11,9 +11,9 @@ import hashlib
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hostcompat.clients.rewrites.copy_on_write import JSONObject, with_key, without_keys
+from hostcompat.wire_json import WireJSON
 
 _ALNUM = frozenset(string.ascii_letters + string.digits)
 _HASH_CHARS = 8
@@ -45,7 +45,7 @@ def truncate_name(name: str, max_length: int) -> str:
     return name[: max_length - HASH_SUFFIX_LENGTH] + _SEPARATOR + name_digest(name)
 
 
-def cap_tool_count(method: str, payload: JSONObject, params: Mapping[str, Any]) -> JSONObject:
+def cap_tool_count(method: str, payload: JSONObject, params: WireJSON) -> JSONObject:
     """tools/list: keep the first `max_tools` tools; when tools were cut, also drop `nextCursor`.
 
     The cap applies to each page (a stateless rewrite cannot count across pages); dropping the

@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
-from hostcompat.errors import ProbeError
+from hostcompat.errors import InvalidMessage
+from hostcompat.wire_json import WireJSON, WireObject
 
 REQUEST = "request"
 NOTIFICATION = "notification"
@@ -33,18 +34,18 @@ class Frame(NamedTuple):
     kind: str
     id: int | str | None
     method: str
-    body: dict[str, Any]
+    body: WireObject
 
 
 def _is_id(value: object) -> bool:
     return type(value) is int or type(value) is str  # decoded JSON: exact types, and a bool is no id
 
 
-def _unreadable(line: bytes, reason: str) -> ProbeError:
+def _unreadable(line: bytes, reason: str) -> InvalidMessage:
     if line.endswith(b"\n"):  # the line's own terminator is no part of what it says
         line = line[:-1]
     preview = line[:_PREVIEW].decode("utf-8", "replace")
-    return ProbeError(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
+    return InvalidMessage(f"not a JSON-RPC message ({reason}): {preview!r}", value=preview)
 
 
 def _envelope_problem(body: dict[str, Any]) -> str | None:
@@ -74,26 +75,30 @@ def _envelope_problem(body: dict[str, Any]) -> str | None:
     return "neither a request, a notification nor a response"
 
 
-def read_frame(line: bytes) -> Frame | ProbeError:
-    """The message on one line of a stdio stream, or the error saying why it is not one (never raises).
+def read_frame(line: bytes) -> Frame:
+    """The message on one line of a stdio stream.
 
     `line` may end with its newline (JSON allows the whitespace): the relay parses the bytes it will forward.
+
+    Raises:
+        InvalidMessage: the line is no JSON-RPC 2.0 message; the error says why, with the start of the line.
     """
     try:
         if line[:1] == b"{" and line[1:2] != b"\x00":  # what json.loads would decode as UTF-8, minus its detours
             text = line.decode("utf-8", "surrogatepass")
             body, end = _SCAN(text, 0)  # the object starts at 0: no leading whitespace to skip
             if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
-                return _unreadable(line, "JSONDecodeError")  # extra data after the object
+                raise _unreadable(line, "JSONDecodeError")  # extra data after the object
         else:
             body = json.loads(line)
     except (ValueError, RecursionError, StopIteration) as error:  # UnicodeDecodeError is a ValueError
-        return _unreadable(line, "JSONDecodeError" if type(error) is StopIteration else type(error).__name__)
+        reason = "JSONDecodeError" if type(error) is StopIteration else type(error).__name__
+        raise _unreadable(line, reason) from error
     if type(body) is not dict:
-        return _unreadable(line, "not an object")
+        raise _unreadable(line, "not an object")
     problem = _envelope_problem(body)
     if problem is not None:
-        return _unreadable(line, problem)
+        raise _unreadable(line, problem)
     method = body.get("method")
     if method is not None:
         if "id" in body:
@@ -113,11 +118,11 @@ def _plain(value: object) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def dump_line(message: Mapping[str, Any]) -> bytes:
+def dump_line(message: WireJSON) -> bytes:
     """The line (with its newline) that carries `message`: compact JSON, UTF-8.
 
     Raises:
-        ProbeError: `message` holds something JSON cannot carry (NaN, an infinite number, an object).
+        InvalidMessage: `message` holds something JSON cannot carry (NaN, an infinite number, an object).
     """
     try:
         try:
@@ -127,10 +132,10 @@ def dump_line(message: Mapping[str, Any]) -> bytes:
             text = json.dumps(message, separators=(",", ":"), allow_nan=False, default=_plain)
             return text.encode("ascii") + b"\n"
     except (TypeError, ValueError, RecursionError) as error:
-        raise ProbeError(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
+        raise InvalidMessage(f"a message cannot be written as JSON: {error}", value=repr(message)[:_PREVIEW]) from error
 
 
-def with_member(frame: Frame, key: str, value: Any) -> dict[str, Any]:
+def with_member(frame: Frame, key: str, value: Any) -> WireObject:
     """The body of `frame` with `key` (params or result) replaced, other members and their order kept."""
     body = dict(frame.body)
     body[key] = dict(value) if isinstance(value, Mapping) else value
@@ -145,7 +150,7 @@ def error_line(request_id: int | str | None, error: ErrorObject) -> bytes:
     return dump_line({"jsonrpc": "2.0", "id": request_id, "error": fields})
 
 
-def notification_line(method: str, params: Mapping[str, Any]) -> bytes:
+def notification_line(method: str, params: WireJSON) -> bytes:
     """The line of a JSON-RPC notification the proxy sends on its own."""
     return dump_line({"jsonrpc": "2.0", "method": method, "params": params})
 

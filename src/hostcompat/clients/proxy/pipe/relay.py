@@ -54,7 +54,7 @@ from hostcompat.clients.proxy.tracker import (
     SessionTracker,
 )
 from hostcompat.clients.proxy.unreadable import unreadable_reply
-from hostcompat.errors import HostCompatError, InvalidInput
+from hostcompat.errors import HostCompatError, InvalidInput, InvalidMessage
 
 logger = logging.getLogger(__name__)
 
@@ -239,7 +239,7 @@ class PipeProxy:
         lines = self._client_lines.feed(data) if data else [self._client_lines.flush()]
         for line in lines:
             if isinstance(line, Oversized):
-                self._unreadable(InvalidInput(f"a message is over {self._client_lines.max_bytes} bytes"))
+                self._unreadable(InvalidMessage(f"a message is over {self._client_lines.max_bytes} bytes"))
             elif line and not line.isspace():
                 self._from_client(line + _NEWLINE, eager=False)
         if not data:
@@ -284,15 +284,16 @@ class PipeProxy:
 
     # -- client to server ------------------------------------------------------------------------------------
 
-    def _unreadable(self, error: HostCompatError) -> None:
+    def _unreadable(self, error: InvalidMessage) -> None:
         logger.warning("unreadable message from the client: %s", error)
         self._to_client.append(error_line(None, unreadable_error(f"could not read a client message: {error}")))
 
     def _from_client(self, line: bytes, *, eager: bool) -> None:
         """Relay one line (newline included) from the client; `eager`: write it out as soon as it is decided."""
-        frame = read_frame(line)
-        if isinstance(frame, HostCompatError):
-            self._unreadable(frame)
+        try:
+            frame = read_frame(line)
+        except InvalidMessage as error:
+            self._unreadable(error)
             return
         if self._failed is not None:  # the server never started, or is gone: say so
             if frame.kind == REQUEST:
@@ -343,10 +344,11 @@ class PipeProxy:
 
     def _from_server(self, line: bytes, *, eager: bool) -> None:
         """Relay one line (newline included) from the server; `eager`: write it out as soon as it is decided."""
-        frame = read_frame(line)
-        if isinstance(frame, HostCompatError):
-            logger.warning("unreadable message from the upstream server: %s", frame)
-            self._answer_unreadable(line, frame.message.split(":", 1)[0])  # the reason, without the line itself
+        try:
+            frame = read_frame(line)
+        except InvalidMessage as error:
+            logger.warning("unreadable message from the upstream server: %s", error)
+            self._answer_unreadable(line, error.message.split(":", 1)[0])  # the reason, without the line itself
             return
         kind = frame.kind
         if kind == RESULT:

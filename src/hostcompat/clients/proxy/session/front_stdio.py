@@ -22,8 +22,8 @@ from mcp.shared.message import SessionMessage
 from hostcompat.clients.proxy.config import FLUSH_TIMEOUT
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import FrontLink
-from hostcompat.clients.proxy.session.wire import encode, parse_line
-from hostcompat.errors import InvalidInput
+from hostcompat.clients.proxy.session.wire import encode, stream_item
+from hostcompat.errors import InvalidMessage
 
 if sys.platform != "win32":
     import fcntl
@@ -111,12 +111,12 @@ async def _read_client(fd: int, sink: MemoryObjectSendStream[SessionMessage | Ex
             while chunk := await reader.read():
                 for line in lines.feed(chunk):
                     if isinstance(line, Oversized):
-                        await sink.send(InvalidInput(f"a message is over {max_bytes} bytes", value=line.size))
+                        await sink.send(InvalidMessage(f"a message is over {max_bytes} bytes", value=line.size))
                     elif line.strip():
-                        await sink.send(parse_line(line))
+                        await sink.send(stream_item(line))
             rest = lines.flush()
             if rest.strip():
-                await sink.send(parse_line(rest))
+                await sink.send(stream_item(rest))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
 

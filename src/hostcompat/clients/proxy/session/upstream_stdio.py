@@ -22,7 +22,7 @@ from hostcompat.clients.proxy.failures import UpstreamEnd, oversized, process_en
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import UpstreamLink
 from hostcompat.clients.proxy.processes import end_group, limit_memory
-from hostcompat.clients.proxy.session.wire import encode, parse_line
+from hostcompat.clients.proxy.session.wire import encode, stream_item
 from hostcompat.clients.proxy.stderr_tail import StderrTail
 
 READ_CHUNK = 65_536
@@ -42,7 +42,7 @@ async def _read_messages(
                     if isinstance(line, Oversized):
                         return oversized(max_bytes)
                     if line.strip():
-                        await sink.send(parse_line(line))
+                        await sink.send(stream_item(line))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
     return None

@@ -15,13 +15,15 @@ from pydantic import ValidationError
 
 from hostcompat.clients.proxy.failures import ErrorObject
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
+from hostcompat.wire_json import WireObject
 
 
-def parse_line(line: bytes) -> SessionMessage | Exception:
-    """One JSON-RPC message from one line of a stdio stream, or the error saying why it is not one.
+def parse_line(line: bytes) -> SessionMessage:
+    """One JSON-RPC message from one line of a stdio stream.
 
-    The error is an `UnreadableMessage`; when the line is an answer whose top-level id can still be found (it is
-    not UTF-8, or nested too deeply), its `reply` names that request.
+    Raises:
+        UnreadableMessage: the line is no JSON-RPC message; when it is an answer whose top-level id can still be
+            found (it is not UTF-8, or nested too deeply), its `reply` names that request.
     """
     try:
         return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
@@ -29,7 +31,19 @@ def parse_line(line: bytes) -> SessionMessage | Exception:
         preview = line[:120].decode("utf-8", "replace")
         reply = unreadable_reply(line, str(error))
         message = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
-        return UnreadableMessage(message, value=preview, reply=reply)
+        raise UnreadableMessage(message, value=preview, reply=reply) from error
+
+
+def stream_item(line: bytes) -> SessionMessage | Exception:
+    """What an SDK read stream carries for one line: its message, or the `UnreadableMessage` that stands for it.
+
+    The SDK's sessions take a bad message as an exception sent down the stream (and go on), so this is where a
+    raised error becomes a stream item.
+    """
+    try:
+        return parse_line(line)
+    except UnreadableMessage as error:
+        return error
 
 
 def encode(message: JSONRPCMessage) -> bytes:
@@ -45,7 +59,7 @@ def error_message(request_id: int | str | None, error: ErrorObject) -> JSONRPCEr
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(**fields))
 
 
-def notification(method: str, params: dict[str, Any]) -> JSONRPCNotification:
+def notification(method: str, params: WireObject) -> JSONRPCNotification:
     """A JSON-RPC notification."""
     return JSONRPCNotification(jsonrpc="2.0", method=method, params=params)
 
@@ -71,6 +85,7 @@ __all__ = [
     "error_message",
     "notification",
     "parse_line",
+    "stream_item",
     "to_client",
     "to_server",
 ]

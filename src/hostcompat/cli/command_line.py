@@ -1,0 +1,141 @@
+"""The `hostcompat` command line itself: the parser built from the command modules, and `main`, which runs one.
+
+Commands live one per module of `hostcompat.cli` (`COMMAND_MODULES`); `main` imports only the one it runs, and
+heavy imports (the `mcp` SDK) happen inside the commands that talk to a server, so `--version` and `--help` start
+fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from hostcompat._version import __version__
+from hostcompat.cli._command import Command
+from hostcompat.errors import HostCompatError
+from hostcompat.terminal import clean_line
+
+EXIT_USAGE = 2
+"""Bad arguments or an unusable input (argparse uses 2 as well)."""
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "check",
+    "snapshot",
+    "observe",
+    "hosts",
+    "scan",
+    "clients",
+    "rewrite",
+    "proxy",
+    "demo",
+)
+"""Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own help formatter, sized as argparse sizes it, without importing `shutil` to do so.
+
+    argparse builds a formatter for every `add_argument` (to check metavars), and its default one imports `shutil`
+    (and with it `bz2`, `lzma`, `zlib`, `fnmatch`) just to read the terminal width: milliseconds on every run,
+    `check <snapshot>` included. The width rule is `shutil.get_terminal_size`'s: `$COLUMNS`, else the terminal's,
+    else 80.
+    """
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
+
+
+def _terminal_columns() -> int:
+    """The column count `shutil.get_terminal_size()` reports (argparse's width source)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        size = os.get_terminal_size(stdout.fileno())
+    except (AttributeError, ValueError, OSError):  # closed, detached or not a terminal
+        return 80
+    return size.columns or 80
+
+
+def commands() -> list[Command]:
+    """Every command of the CLI."""
+    return [importlib.import_module(f"hostcompat.cli.{name}").COMMAND for name in COMMAND_MODULES]
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the `hostcompat` command.
+
+    With `only`, just that command's module is imported (the others get empty stubs), so running one command
+    does not pay for importing every other one.
+    """
+    parser = argparse.ArgumentParser(
+        prog="hostcompat", description="Make MCP servers work on every MCP host.", formatter_class=HelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"hostcompat {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        if only is not None and name != only:
+            subparsers.add_parser(name, formatter_class=HelpFormatter)
+            continue
+        command: Command = importlib.import_module(f"hostcompat.cli.{name}").COMMAND
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description or command.help,
+            formatter_class=HelpFormatter,
+        )
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # the fast path: no command module is imported
+        sys.stdout.write(f"hostcompat {__version__}\n")
+        return 0
+    first = next((argument for argument in arguments if not argument.startswith("-")), None)
+    chosen = first if first in COMMAND_MODULES else None
+    parser = build_parser(chosen)
+    server_command: list[str] | None = None
+    takes_command_line = chosen is not None and importlib.import_module(f"hostcompat.cli.{chosen}").COMMAND.command_line
+    if takes_command_line and "--" in arguments:
+        split = arguments.index("--")
+        arguments, server_command = arguments[:split], arguments[split + 1 :]
+    args = parser.parse_args(arguments)
+    if args.command is None:
+        parser.print_help(sys.stdout)
+        return 0
+    if takes_command_line:
+        args.server_command = server_command
+    try:
+        code: int = args.run(args)
+    except HostCompatError as error:
+        sys.stderr.write(f"hostcompat {args.command}: error: {clean_line(error)}\n")
+        return EXIT_USAGE
+    except RecursionError:  # a reader that missed a deeply nested input: still an unusable input, not a crash
+        sys.stderr.write(f"hostcompat {args.command}: error: an input is nested too deeply to be read\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # the reader (`| head`) went away: stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("hostcompat: interrupted\n")
+        return 130
+    return code
+
+
+__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "HelpFormatter", "build_parser", "commands", "main"]
