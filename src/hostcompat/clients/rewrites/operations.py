@@ -58,7 +58,7 @@ class Param:
     check: ParamCheck = _no_check
     default: Any = None
     required: bool = False
-    schema: Mapping[str, Any] = field(default_factory=dict)
+    schema: WireJSON = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
