@@ -1,4 +1,4 @@
-"""`hostcompat.checking`: from a snapshot to one server's part of the report (offline, pure)."""
+"""`hostcompat.pipeline`: from a snapshot to one server's part of the report (offline, pure)."""
 
 import copy
 import json
@@ -8,9 +8,9 @@ from typing import Any
 import anyio
 import pytest
 
-from hostcompat.checking import analyse_widgets, check_snapshot, connection_facts
 from hostcompat.cli._targets import DEMO_COMMAND
 from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.pipeline import analyse_widgets, check_snapshot, connection_facts
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.probe.target import StdioTarget
 
