@@ -11,14 +11,13 @@ import pytest
 from hostcompat.cli._targets import DEMO_COMMAND
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.pipeline import analyse_widgets, check_snapshot, connection_facts
+from hostcompat.probe import PROBE_HANDSHAKE_VERSION, Era, capture
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.probe.target import StdioTarget
 
 
 @pytest.fixture(scope="module")
 def board() -> dict[str, Any]:
-    from hostcompat.probe import capture
-
     async def run() -> Snapshot:
         return await capture(StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
 
@@ -39,9 +38,9 @@ def test_the_board_widget_needs_server_tools_and_open_links_for_every_tool_namin
 
 def test_a_widget_the_probe_could_not_read_makes_usage_unknown(board: dict[str, Any]) -> None:
     broken = copy.deepcopy(board)
-    for capture in broken["uiResources"].values():
-        capture["contents"] = []
-        capture["error"] = {"message": "boom"}
+    for widget in broken["uiResources"].values():
+        widget["contents"] = []
+        widget["error"] = {"message": "boom"}
     analysis = analyse_widgets(snap(broken))
     assert analysis.usage is None
     assert analysis.notes and "boom" in analysis.notes[0]["message"]
@@ -62,6 +61,7 @@ def test_only_a_version_the_server_chose_is_passed_to_the_engine(
 ) -> None:
     data = copy.deepcopy(board)
     data["connection"] = {**data["connection"], "era": era, "protocolVersion": version}
+    data["requestedProtocolVersion"] = "2026-07-28" if era == "modern" else PROBE_HANDSHAKE_VERSION
     assert connection_facts(snap(data)).protocol_version == passed_on
 
 
@@ -138,3 +138,39 @@ def test_an_error_result_is_evidence_for_the_hosts_that_mishandle_structured_con
         if any(e["source"] == "call:count_tasks" for e in f["evidence"])
     ]
     assert fired and any("isError" in f["detail"] for f in fired)
+
+
+@pytest.mark.parametrize(("era", "asked"), [("legacy", PROBE_HANDSHAKE_VERSION), ("modern", "2026-07-28")])
+def test_a_live_probe_of_the_example_records_the_version_it_asked_for(era: Era, asked: str) -> None:
+    async def run() -> Snapshot:
+        return await capture(StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]), era=era)
+
+    snapshot = anyio.run(run)
+    assert snapshot.requested_protocol_version == asked
+    assert snapshot.protocol_version == asked  # the example speaks what it is asked for
+    assert snap(snapshot.to_dict()).requested_protocol_version == asked
+
+
+def test_an_old_snapshot_without_the_asked_version_checks_identically(board: dict[str, Any]) -> None:
+    for version in (PROBE_HANDSHAKE_VERSION, "2024-11-05"):
+        recorded = copy.deepcopy(board)
+        recorded["connection"] = {**recorded["connection"], "era": "handshake", "protocolVersion": version}
+        recorded["requestedProtocolVersion"] = PROBE_HANDSHAKE_VERSION
+        old = copy.deepcopy(recorded)
+        del old["requestedProtocolVersion"]
+        assert snap(old).requested_protocol_version is None
+        catalog = load_catalog()
+        assert check_snapshot(snap(old), catalog) == check_snapshot(snap(recorded), catalog)
+    old_file = json.loads(BOARD_V1.read_text("utf-8"))
+    assert "requestedProtocolVersion" not in old_file
+    with_field = {**old_file, "requestedProtocolVersion": PROBE_HANDSHAKE_VERSION}
+    assert check_snapshot(snap(old_file), load_catalog()) == check_snapshot(snap(with_field), load_catalog())
+
+
+def test_the_version_the_snapshot_says_was_asked_for_is_the_one_compared(board: dict[str, Any]) -> None:
+    data = copy.deepcopy(board)
+    data["connection"] = {**data["connection"], "era": "handshake", "protocolVersion": "2025-06-18"}
+    data["requestedProtocolVersion"] = "2025-06-18"  # a probe that asked for it: the server merely agreed
+    assert connection_facts(snap(data)).protocol_version is None
+    del data["requestedProtocolVersion"]  # an old snapshot: its probe asked for PROBE_HANDSHAKE_VERSION
+    assert connection_facts(snap(data)).protocol_version == "2025-06-18"

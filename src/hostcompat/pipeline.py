@@ -36,6 +36,7 @@ from hostcompat.probe.events import (
     SERVER_EXITED,
     TIMEOUT_TOTAL,
 )
+from hostcompat.probe.options import PROBE_HANDSHAKE_VERSION
 from hostcompat.probe.snapshot import Snapshot, UIResourceCapture
 from hostcompat.report.document import server_entry
 
@@ -238,22 +239,20 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
     return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
 
 
-PROBE_HANDSHAKE_VERSION = "2025-11-25"
-"""The protocol version the probe (the `mcp` SDK's client) asks for in an `initialize` handshake."""
-
-
 def connection_facts(snapshot: Snapshot) -> ConnectionFacts:
     """The facts of the connection the engine's server lane uses.
 
     The negotiated protocol version says something about the server only when the server chose it: the probe asks
     for the newest version, so a server that speaks it simply agrees, and a host asking for an older one gets that
-    one instead. Only a handshake the server answered with an older version than the probe asked for (the server
-    cannot speak newer) is passed on, for the engine to compare with each host's versions.
+    one instead. Only a handshake the server answered with another version than the probe asked for (the server
+    cannot speak newer) is passed on, for the engine to compare with each host's versions. What the probe asked for
+    is in the snapshot; one taken before the probe recorded it asked for `PROBE_HANDSHAKE_VERSION`.
     """
     info = snapshot.server_info or {}
     era = (snapshot.connection or {}).get("era")
     version = snapshot.protocol_version
-    chosen = version if era == "handshake" and version != PROBE_HANDSHAKE_VERSION else None
+    asked = snapshot.requested_protocol_version or PROBE_HANDSHAKE_VERSION
+    chosen = version if era == "handshake" and version != asked else None
     return ConnectionFacts(
         protocol_version=_fact(chosen),
         transport=_fact(snapshot.target.get("kind")),
