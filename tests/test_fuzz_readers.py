@@ -130,7 +130,8 @@ def base_snapshot() -> dict[str, Any]:
 def check_all_the_way(snapshot: Snapshot) -> None:
     """A snapshot that reads is checked, and its report renders in every format."""
     with bounded_memory():
-        entry = check_snapshot(snapshot, load_catalog(), host_ids=["claude", "cursor"], widget_budget=WidgetBudget(5))
+        budget = WidgetBudget(seconds=5)
+        entry = check_snapshot(snapshot, load_catalog(), host_ids=["claude", "cursor"], widget_budget=budget)
         document = report_document([entry])
         for fmt in FORMATS:
             assert render(document, fmt)

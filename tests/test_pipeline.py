@@ -1,4 +1,4 @@
-"""`hostcompat.pipeline`: from a snapshot to one server's part of the report (offline, pure)."""
+"""`hostcompat.pipeline`: from a snapshot to one server's part of the report (offline, pure), stage by stage."""
 
 import copy
 import json
@@ -10,7 +10,19 @@ import pytest
 
 from hostcompat.cli._targets import DEMO_COMMAND
 from hostcompat.engine.catalog.load import load_catalog
-from hostcompat.pipeline import analyse_widgets, check_snapshot, connection_facts
+from hostcompat.pipeline import (
+    CheckSettings,
+    WidgetAnalysis,
+    WidgetBudget,
+    bound_values,
+    check_snapshot,
+    connection_facts,
+    derive,
+    hygiene,
+    judge,
+    report_entry,
+    scan_widgets,
+)
 from hostcompat.probe import PROBE_HANDSHAKE_VERSION, Era, capture
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.probe.target import StdioTarget
@@ -27,6 +39,10 @@ def board() -> dict[str, Any]:
 
 def snap(data: dict[str, Any]) -> Snapshot:
     return Snapshot.from_dict(json.loads(json.dumps(data)))
+
+
+def analyse_widgets(snapshot: Snapshot) -> WidgetAnalysis:
+    return scan_widgets(derive(bound_values(snapshot)), WidgetBudget()).widgets
 
 
 def test_the_board_widget_needs_server_tools_and_open_links_for_every_tool_naming_it(board: dict[str, Any]) -> None:
@@ -174,3 +190,34 @@ def test_the_version_the_snapshot_says_was_asked_for_is_the_one_compared(board: 
     assert connection_facts(snap(data)).protocol_version is None
     del data["requestedProtocolVersion"]  # an old snapshot: its probe asked for PROBE_HANDSHAKE_VERSION
     assert connection_facts(snap(data)).protocol_version == "2025-06-18"
+
+
+def test_the_stages_in_a_row_are_the_check(board: dict[str, Any]) -> None:
+    snapshot, catalog = snap(board), load_catalog()
+    settings = CheckSettings(catalog=catalog, host_ids=("claude", "vscode"), as_of="2026-12-01")
+    checked = hygiene(judge(scan_widgets(derive(bound_values(snapshot)), settings.widget_budget), settings))
+    assert checked.judged.evaluation.requirements.widget_usage is checked.judged.scanned.widgets.usage
+    entry = report_entry(checked, target={**snapshot.target, "display": "board"})
+    assert entry == check_snapshot(
+        snapshot, catalog, host_ids=["claude", "vscode"], as_of="2026-12-01", target={"display": "board"}
+    )
+
+
+def test_the_requirements_are_derived_once(board: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    import hostcompat.engine.verdicts.evaluate
+    import hostcompat.pipeline
+
+    derived = []
+    real = hostcompat.pipeline.derive_server_requirements  # type: ignore[attr-defined]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        derived.append(args)
+        return real(*args, **kwargs)
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("derived again")
+
+    monkeypatch.setattr(hostcompat.pipeline, "derive_server_requirements", counted)
+    monkeypatch.setattr(hostcompat.engine.verdicts.evaluate, "derive_server_requirements", never)
+    entry = check_snapshot(snap(board), load_catalog())
+    assert len(derived) == 1 and entry["hosts"] and set(entry["requirements"]["widgetUsage"]) >= {"serverTools"}

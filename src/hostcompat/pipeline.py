@@ -1,8 +1,20 @@
 """A check of one server, from its snapshot to its part of the report: the data flow of `hostcompat check`.
 
-snapshot → scan each widget the tools name (`engine.scan`) → widget usage per tool, and the tool results the
-probe captured → `engine.evaluate_all_hosts` → host reports, plus the server's own MCP Apps hygiene
-(`engine.hygiene`) and what the probe saw happen.
+One straight flow; each stage is a function from the value before it (passed on whole) to a frozen value::
+
+    Snapshot
+      │ bound_values          long tool and resource values cut, with a finding on each      → Bounded
+      │ derive                the server's requirements from its tools, derived ONCE         → Derived
+      │ scan_widgets          each widget the tools name scanned, within a budget            → Scanned
+      │                       (`hostcompat.widget_analysis`)
+      │ judge                 the requirements completed with the widgets' needs, the runs   → Judged
+      │                       observed and the connection's facts; one verdict per host
+      │                       (`engine.evaluate_all_hosts`), against the captured results
+      │ hygiene               the server's own MCP Apps hygiene (`engine.hygiene`)           → Checked
+      ▼ report_entry          the server's part of the report document (`report.server_entry`)
+
+`check_snapshot` runs the whole flow; the CLI and the tests call it. Settings that do not come from the snapshot
+(the catalog, which hosts and versions, the widget budget, observed runs) are a `CheckSettings`.
 
 Pure: it reads a `Snapshot` (plain data) and a host catalog, and never imports the `mcp` SDK, so checking a saved
 snapshot is fast and offline.
@@ -11,23 +23,22 @@ snapshot is fast and offline.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import Catalog
-from hostcompat.engine.findings.model import Evidence, Finding
-from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.findings.model import Finding
 from hostcompat.engine.hygiene.check import check_server_hygiene
-from hostcompat.engine.server.facts import MAX_FACT_CHARS, ConnectionFacts, WidgetUsage
+from hostcompat.engine.server.facts import MAX_FACT_CHARS, ConnectionFacts
 from hostcompat.engine.server.long_values import cut_content_item, cut_long_values, cut_value
 from hostcompat.engine.server.observed import ObservedRun
-from hostcompat.engine.server.requirements import derive_server_requirements
+from hostcompat.engine.server.requirements import ServerRequirements, derive_server_requirements
 from hostcompat.engine.server.tool_meta import preview_value
 from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
-from hostcompat.errors import HostCompatError, ScanTimedOut
+from hostcompat.engine.verdicts.model import Evaluation
+from hostcompat.errors import HostCompatError
 from hostcompat.probe.events import (
     CONNECT_FAILED,
     CONNECTION_CLOSED,
@@ -39,204 +50,266 @@ from hostcompat.probe.events import (
 from hostcompat.probe.options import PROBE_HANDSHAKE_VERSION
 from hostcompat.probe.snapshot import Snapshot, UIResourceCapture
 from hostcompat.report.document import server_entry
+from hostcompat.widget_analysis import (
+    DEFAULT_WIDGET_CHARS,
+    DEFAULT_WIDGET_SECONDS,
+    WidgetAnalysis,
+    WidgetBudget,
+    analyse_widgets,
+    with_observed_needs,
+)
+from hostcompat.wire_json import WireJSON, WireObject, WireValue
 
 MAX_REPORTED_EVENTS: Final = 200
 """The most probe events of one server carried into the report (a snapshot file may hold any number)."""
 
 
-DEFAULT_WIDGET_SECONDS: Final = 60.0
-"""How long the analysis of one server's widgets may take in all, unless told otherwise (`--timeout`)."""
-DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
-"""How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
+@dataclass(frozen=True, kw_only=True)
+class CheckSettings:
+    """What a check is told besides the snapshot.
 
-
-@dataclass(frozen=True)
-class WidgetBudget:
-    """What the analysis of one server's widgets may cost: `seconds` for all of them (None: no limit; the scanner
-    checks the clock as it goes) and `max_chars` characters of widget text in all. What is left out is named.
+    `host_ids` are the hosts to judge (catalog ids; None: every host), `host_versions` pins their versions (host id
+    → version; by default each host's current one), and `as_of` is the date of the check, against which the age of
+    old host facts is told. The widgets are analysed within `widget_budget`. `observed` are runs of the widgets in a
+    browser (`hostcompat.observe`): cited per host, and a need a run reached counts like a scanned one.
+    `host_contexts` are the OS, registration path or gates to judge hosts in (host id, None for every host →
+    context; default the common path).
     """
 
-    seconds: float | None = DEFAULT_WIDGET_SECONDS
-    max_chars: int = DEFAULT_WIDGET_CHARS
+    catalog: Catalog
+    host_ids: tuple[str, ...] | None = None
+    host_versions: Mapping[str, str] | None = None
+    as_of: str | None = None
+    widget_budget: WidgetBudget = dataclasses.field(default_factory=WidgetBudget)
+    observed: tuple[ObservedRun, ...] = ()
+    host_contexts: Mapping[str | None, HostContext] | None = None
 
 
-@dataclass(frozen=True)
-class WidgetAnalysis:
-    """What the widgets of a server need, per tool; `usage` is None when some widget could not be analysed."""
+@dataclass(frozen=True, kw_only=True)
+class Bounded:
+    """The snapshot with long tool and resource values cut (see `engine.long_values`), and the findings on them."""
 
-    usage: WidgetUsage | None
-    notes: tuple[dict[str, str], ...]
-    """Why a widget was not analysed, as report events (`code`, `message`)."""
+    snapshot: Snapshot
     findings: tuple[Finding, ...] = ()
-    """What the budget left out: CHECK-SCAN-001 per widget not analysed, CHECK-SCAN-002 per widget read in part."""
 
 
-def analyse_widgets(snapshot: Snapshot, budget: WidgetBudget | None = None) -> WidgetAnalysis:
-    """Scan every widget the snapshot's tools name and attribute each need to the tools using that widget.
+@dataclass(frozen=True, kw_only=True)
+class Derived:
+    """The server's requirements, derived once from its tools (None when the probe never connected)."""
 
-    The widgets are read in the order the tools name them, within `budget` (the defaults when None): once its time
-    or its characters are spent, the widgets left are not analysed, and each gets a CHECK-SCAN-001 finding.
+    bounded: Bounded
+    tools: tuple[WireJSON, ...] | None
+    requirements: ServerRequirements
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The bounded snapshot."""
+        return self.bounded.snapshot
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scanned:
+    """What the server's widgets were found to need."""
+
+    derived: Derived
+    widgets: WidgetAnalysis
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The bounded snapshot."""
+        return self.derived.snapshot
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judged:
+    """One report per judged host, and the tool results they were judged against."""
+
+    scanned: Scanned
+    evaluation: Evaluation
+    results: Mapping[str, WireJSON] | None
+    """Tool name → the raw result a call returned (see `captured_results`); None when no call returned one."""
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The bounded snapshot."""
+        return self.scanned.snapshot
+
+
+@dataclass(frozen=True, kw_only=True)
+class Checked:
+    """The whole check: the verdicts and the server's own hygiene findings."""
+
+    judged: Judged
+    hygiene: tuple[Finding, ...]
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The bounded snapshot."""
+        return self.judged.snapshot
+
+
+# --- the stages ----------------------------------------------------------------------------------------------------
+
+
+def bound_values(snapshot: Snapshot) -> Bounded:
+    """The snapshot with long tool and resource values cut (see `engine.long_values`), and the findings on them."""
+    cut = cut_long_values(snapshot.tools, snapshot.resources)
+    captures: dict[str, UIResourceCapture] = {}
+    changed = bool(cut.findings)
+    for uri, capture in snapshot.ui_resources.items():
+        contents = tuple(cut_content_item(item) for item in capture.contents)
+        short = cut_value(uri)
+        if short != uri or any(new is not old for new, old in zip(contents, capture.contents, strict=True)):
+            capture = dataclasses.replace(capture, uri=short, contents=contents)
+            changed = True
+        captures[short] = capture
+    if not changed:
+        return Bounded(snapshot=snapshot)
+    bounded = dataclasses.replace(snapshot, tools=cut.tools, resources=cut.resources, ui_resources=captures)
+    return Bounded(snapshot=bounded, findings=cut.findings)
+
+
+def derive(bounded: Bounded) -> Derived:
+    """The server's requirements from its tools, the one time they are derived: which tools name which widget (for
+    the scan), and what the hosts are judged on, once the widgets' needs are known (`judge`).
+
+    A server the probe never connected to has no tools to judge (None: not loaded).
+
+    Raises:
+        InvalidInput: a tool list the engine refuses (see `derive_server_requirements`).
     """
-    budget = budget or WidgetBudget()
-    requirements = derive_server_requirements(list(snapshot.tools))
-    uses: list[tuple[str, str, bool]] = []
-    permissions: dict[str, list[str]] = {}
-    notes: list[dict[str, str]] = []
-    findings: list[Finding] = []
-    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
-    chars_left = budget.max_chars
-    if requirements.widget_tools_by_uri:
-        from hostcompat.engine.scan.widget import scan_deadline  # the scanner loads only for servers with widgets
-    for uri, tools in requirements.widget_tools_by_uri.items():
-        size = _widget_chars(snapshot, uri)
-        if deadline is not None and time.monotonic() > deadline:
-            scanned: _Scanned = _LeftOut(f"the check's {budget.seconds:g} s for widgets had run out")
-        elif size > chars_left:
-            scanned = _LeftOut(f"{size:,} characters, over the {chars_left:,} left of the check's widget budget")
-        else:
-            chars_left -= size
-            try:
-                with scan_deadline(deadline):
-                    scanned = _scan_widget(snapshot, uri)
-            except ScanTimedOut:
-                scanned = _LeftOut(f"its analysis ran past the check's {budget.seconds:g} s for widgets")
-        if isinstance(scanned, _LeftOut):
-            notes.append({"code": "CHECK-WIDGET-NOT-ANALYSED", "message": f"{uri}: {scanned.reason}"})
-            findings.append(_scan_finding("CHECK-SCAN-001", uri, tools, f"not analysed: {scanned.reason}"))
-            continue
-        if isinstance(scanned, str):
-            notes.append({"code": "CHECK-WIDGET-NOT-ANALYSED", "message": f"{uri}: {scanned}"})
-            continue
-        needs, names, partial = scanned
-        if partial:
-            findings.append(_scan_finding("CHECK-SCAN-002", uri, tools, f"analysed in part: {partial}"))
-        for tool in tools:
-            uses.extend((tool, need, guarded) for need, guarded in needs)
-            if names:
-                permissions[tool] = list(names)
-    if notes:
-        return WidgetAnalysis(None, tuple(notes), tuple(findings))
-    return WidgetAnalysis(WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions), (), tuple(findings))
+    snapshot = bounded.snapshot
+    tools = snapshot.tools if snapshot.initialize is not None else None
+    requirements = derive_server_requirements(
+        None if tools is None else list(tools), tools_truncated=snapshot.is_unknown("tools")
+    )
+    return Derived(bounded=bounded, tools=tools, requirements=requirements)
 
 
-@dataclass(frozen=True)
-class _LeftOut:
-    """A widget the budget left out, and why."""
-
-    reason: str
+def scan_widgets(derived: Derived, budget: WidgetBudget) -> Scanned:
+    """Scan every widget the tools name, within `budget` (see `widget_analysis.analyse_widgets`)."""
+    return Scanned(derived=derived, widgets=analyse_widgets(derived.snapshot, derived.requirements, budget))
 
 
-_Scanned = tuple[list[tuple[str, bool]], tuple[str, ...], str | None] | str | _LeftOut
+def judge(scanned: Scanned, settings: CheckSettings) -> Judged:
+    """Complete the requirements with what the widgets need (scanned or seen in a run) and the connection's facts,
+    and judge every host of `settings` on them, against the tool results the probe captured.
+
+    Raises:
+        InvalidInput: a malformed input the engine refuses.
+        CatalogError: a host id that names no catalog host.
+    """
+    snapshot = scanned.snapshot
+    usage = with_observed_needs(scanned.widgets.usage, settings.observed)
+    requirements = scanned.derived.requirements.with_facts(usage, connection_facts(snapshot))
+    tools = scanned.derived.tools
+    results = captured_results(snapshot)
+    evaluation = evaluate_all_hosts(
+        None if tools is None else list(tools),
+        settings.catalog,
+        requirements=requirements,
+        observed=settings.observed,
+        host_ids=settings.host_ids,
+        host_versions=settings.host_versions,
+        as_of=settings.as_of,
+        call_results=results,
+        host_contexts=settings.host_contexts,
+    )
+    return Judged(scanned=scanned, evaluation=evaluation, results=results)
 
 
-def _scan_finding(rule_id: str, uri: str, tools: Iterable[str], detail: str) -> Finding:
-    return finding_for(
-        rule_id,
-        detail=f"{cut_value(uri, 200)}: {detail}.",
-        remediation="Run the check with a longer --timeout, or keep the widget's code smaller.",
-        tools=tuple(tools),
-        resources=(uri,),
-        evidence=(Evidence(f"widget:{cut_value(uri, 200)}", detail=detail),),
+def hygiene(judged: Judged) -> Checked:
+    """The server's own MCP Apps hygiene: its tools, resources and widgets, and the text fallback of its results."""
+    snapshot = judged.snapshot
+    ui_resources = {
+        uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}
+        for uri, capture in snapshot.ui_resources.items()
+        if not capture.truncated
+    }
+    fallback = _fallback_results(snapshot, judged.results)
+    findings = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources, call_results=fallback)
+    return Checked(judged=judged, hygiene=tuple(findings))
+
+
+def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[str, str]] = ()) -> WireObject:
+    """The server's part of the report document: its server line, host reports, findings and events (the probe's,
+    then why a widget was not analysed, then `notes`).
+    """
+    snapshot = checked.snapshot
+    bounded = checked.judged.scanned.derived.bounded
+    widgets = checked.judged.scanned.widgets
+    evaluation = checked.judged.evaluation
+    events: list[Mapping[str, str]] = [
+        {"code": cut_value(e.code), "message": e.message, "severity": e.severity}
+        for e in snapshot.events[:MAX_REPORTED_EVENTS]
+    ]
+    if len(snapshot.events) > MAX_REPORTED_EVENTS:
+        more = len(snapshot.events) - MAX_REPORTED_EVENTS
+        events.append({"code": "CHECK-EVENTS-CUT", "message": f"{more} more probe events", "severity": "info"})
+    info = snapshot.server_info or {}
+    server = {
+        "name": _scalar(info.get("name")),
+        "version": _scalar(info.get("version")),
+        "protocolVersion": _scalar(snapshot.protocol_version),
+    }
+    return server_entry(
+        target=target,
+        server=server if snapshot.initialize is not None else None,
+        hosts=[report.to_dict() for report in evaluation.reports],
+        hygiene=[finding.to_dict() for finding in (*bounded.findings, *widgets.findings, *checked.hygiene)],
+        events=[*events, *widgets.notes, *(dict(note) for note in notes)],
+        requirements=evaluation.requirements.to_dict(),
+        error=probe_failure(snapshot),
     )
 
 
-def _widget_item(snapshot: Snapshot, uri: str) -> Mapping[str, Any] | None:
-    capture = snapshot.ui_resources.get(uri)
-    if capture is None or capture.error is not None or capture.truncated:
-        return None
-    items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
-    return items[0] if items else None
+def check_snapshot(
+    snapshot: Snapshot,
+    catalog: Catalog,
+    *,
+    host_ids: Iterable[str] | None = None,
+    target: WireJSON | None = None,
+    host_versions: Mapping[str, str] | None = None,
+    as_of: str | None = None,
+    widget_budget: WidgetBudget | None = None,
+    observed: Sequence[ObservedRun] = (),
+    notes: Sequence[Mapping[str, str]] = (),
+    host_contexts: Mapping[str | None, HostContext] | None = None,
+) -> WireObject:
+    """One server's part of the report document, from its snapshot: every stage of the flow, in order.
 
+    The arguments are those of `CheckSettings` (`host_ids` may also be aliases), `target` what the report says of
+    the server besides the snapshot's own target, and `notes` report events to add.
 
-def _widget_chars(snapshot: Snapshot, uri: str) -> int:
-    """How many characters of code scanning this widget reads (a blob counts what it decodes to)."""
-    item = _widget_item(snapshot, uri) or {}
-    text, blob = item.get("text"), item.get("blob")
-    if isinstance(text, str):
-        return len(text)
-    return len(blob) * 3 // 4 if isinstance(blob, str) else 0
-
-
-def _scan_widget(snapshot: Snapshot, uri: str) -> tuple[list[tuple[str, bool]], tuple[str, ...], str | None] | str:
-    """The (need, guarded) uses and permission names of one widget, and what was left out of it (None when
-    nothing); or why it could not be analysed.
+    Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
+    resource), and a check that still fails on the server's data gives an entry that says so, without host
+    verdicts, so the other servers of a run keep their reports.
 
     Raises:
-        ScanTimedOut: the scan ran past its deadline.
+        CatalogError: a name in `host_ids` names no catalog host.
     """
-    capture = snapshot.ui_resources.get(uri)
-    if capture is None:
-        return "the probe did not read it"
-    if capture.error is not None:
-        return f"reading it failed ({capture.error.get('message', 'error')})"
-    if capture.truncated:
-        return "it was larger than the probe's per-resource limit and was cut"
-    item = _widget_item(snapshot, uri)
-    if item is None:
-        return "resources/read returned no contents"
-    from hostcompat.engine.scan.meta import scan_widget_meta
-    from hostcompat.engine.scan.widget import scan_widget_content  # the scanner loads only for servers with widgets
-    from hostcompat.engine.scan.widget_needs import attributed_needs
-
-    names: list[str] = []
+    ids = tuple(catalog.get(name).id for name in host_ids) if host_ids else None
+    entry_target = _bounded_json({**dict(snapshot.target), **dict(target or {})})
+    settings = CheckSettings(
+        catalog=catalog,
+        host_ids=ids,
+        host_versions=host_versions,
+        as_of=as_of,
+        widget_budget=widget_budget or WidgetBudget(),
+        observed=tuple(observed),
+        host_contexts=host_contexts,
+    )
     try:
-        scan = scan_widget_content(item)
-        meta_scan = scan_widget_meta(_ui_meta_holder(item, snapshot.resource_listing(uri)))
-    except ScanTimedOut:
-        raise
+        scanned = scan_widgets(derive(bound_values(snapshot)), settings.widget_budget)
+        checked = hygiene(judge(scanned, settings))
     except HostCompatError as error:
-        return f"its content could not be scanned ({error})"
-    if not scan.code_analysed:
-        return "its code is loaded from elsewhere and was not analysed"
-    uses = [
-        *attributed_needs(scan),
-        *((f.need, f.kind == "guarded-call") for f in meta_scan.findings if f.counts),
-    ]
-    names.extend(meta_scan.permission_names)
-    capped = any(limit.code == "hits_capped" for limit in scan.limits)
-    partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
-    return uses, tuple(dict.fromkeys(names)), partial
+        message = f"the check of this server failed on its data: {error.message}"
+        event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
+        return server_entry(target=entry_target, server=None, hosts=[], events=[event])
+    return report_entry(checked, target=entry_target, notes=notes)
 
 
-def _ui_meta_holder(item: Mapping[str, Any], listing: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """The `_meta` whose `ui` applies: the content item's when it has one, else the listing entry's (the spec)."""
-    meta = item.get("_meta")
-    if isinstance(meta, Mapping) and isinstance(meta.get("ui"), Mapping):
-        return meta
-    listing_meta = (listing or {}).get("_meta")
-    return listing_meta if isinstance(listing_meta, Mapping) else None
-
-
-def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRun]) -> WidgetUsage | None:
-    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded).
-
-    A usage that could not be built (None) stays None: a run does not cover what the scan could not read.
-    """
-    if usage is None or not observed:
-        return usage
-    from hostcompat.engine.verdicts.capabilities import NEED_FACTS
-
-    uses = [
-        (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools
-    ]
-    known = {(tool, need) for tool, need, _ in uses}
-    added = [
-        (tool, need, False)
-        for run in observed
-        for need in run.reached
-        if need in NEED_FACTS
-        for tool in run.tools
-        if (tool, need) not in known
-    ]
-    if not added:
-        return usage
-    permissions: dict[str, list[str]] | None = None
-    if usage.sandbox_permission_names is not None:
-        permissions = {}
-        for name, tools in usage.sandbox_permission_tools.items():
-            for tool in tools:
-                permissions.setdefault(tool, []).append(name)
-    return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
+# --- what the stages read of a snapshot ------------------------------------------------------------------------------
 
 
 def connection_facts(snapshot: Snapshot) -> ConnectionFacts:
@@ -302,7 +375,7 @@ def probe_failure(snapshot: Snapshot) -> str | None:
     return None
 
 
-def captured_results(snapshot: Snapshot) -> dict[str, Any] | None:
+def captured_results(snapshot: Snapshot) -> Mapping[str, WireJSON] | None:
     """Tool name → the raw result its call returned (an `isError` one only when no call of it succeeded), for the
     engine's result checks; `None` when no call returned a result (nothing is known about results).
     """
@@ -310,131 +383,12 @@ def captured_results(snapshot: Snapshot) -> dict[str, Any] | None:
     return dict(results) if results else None
 
 
-def _fallback_results(snapshot: Snapshot, results: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _fallback_results(snapshot: Snapshot, results: Mapping[str, WireJSON] | None) -> dict[str, WireJSON] | None:
     """The results the text-fallback check reads: only those that are not tool errors (an error message says
     nothing about what the tool returns when it works); `{}` when calls were made but none succeeded.
     """
     succeeded = {name: result for name, result in (results or {}).items() if result.get("isError") is not True}
     return succeeded if succeeded or snapshot.calls else None
-
-
-def check_snapshot(
-    snapshot: Snapshot,
-    catalog: Catalog,
-    *,
-    host_ids: Iterable[str] | None = None,
-    target: Mapping[str, Any] | None = None,
-    host_versions: Mapping[str, str] | None = None,
-    as_of: str | None = None,
-    widget_budget: WidgetBudget | None = None,
-    observed: Sequence[ObservedRun] = (),
-    notes: Sequence[Mapping[str, str]] = (),
-    host_contexts: Mapping[str | None, HostContext] | None = None,
-) -> dict[str, Any]:
-    """One server's part of the report document, from its snapshot.
-
-    `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
-    `as_of` is the date of the check, against which the age of old host facts is told. The server's widgets are
-    analysed within `widget_budget` (see `WidgetBudget`). `observed` are runs of the widgets in a browser
-    (`hostcompat.observe`): cited per host, and a need a run reached counts like a scanned one.
-
-    Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
-    resource), and a check that still fails on the server's data gives an entry that says so, without host
-    verdicts, so the other servers of a run keep their reports.
-
-    `host_contexts` are the OS, registration path or gates to judge hosts in (host name, None for every host →
-    context; default the common path).
-
-    Raises:
-        CatalogError: a name in `host_ids` names no catalog host.
-    """
-    ids = [catalog.get(name).id for name in host_ids] if host_ids else None
-    entry_target = _bounded_json({**dict(snapshot.target), **dict(target or {})})
-    try:
-        return _check(
-            snapshot, catalog, ids, entry_target, widget_budget, host_versions, as_of, observed, notes, host_contexts
-        )
-    except HostCompatError as error:
-        message = f"the check of this server failed on its data: {error.message}"
-        event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
-        return server_entry(target=entry_target, server=None, hosts=[], events=[event])
-
-
-def _check(
-    snapshot: Snapshot,
-    catalog: Catalog,
-    host_ids: list[str] | None,
-    target: dict[str, Any],
-    widget_budget: WidgetBudget | None,
-    host_versions: Mapping[str, str] | None,
-    as_of: str | None,
-    observed: Sequence[ObservedRun],
-    notes: Sequence[Mapping[str, str]],
-    host_contexts: Mapping[str | None, HostContext] | None,
-) -> dict[str, Any]:
-    snapshot, cut_findings = _cut_long_values(snapshot)
-    widgets = analyse_widgets(snapshot, widget_budget)
-    results = captured_results(snapshot)
-    evaluation = evaluate_all_hosts(
-        list(snapshot.tools) if snapshot.initialize is not None else None,
-        catalog,
-        widget_usage=with_observed_needs(widgets.usage, observed),
-        observed=observed,
-        connection_facts=connection_facts(snapshot),
-        tools_truncated=snapshot.is_unknown("tools"),
-        host_ids=host_ids,
-        host_versions=host_versions,
-        as_of=as_of,
-        call_results=results,
-        host_contexts=host_contexts,
-    )
-    ui_resources = {
-        uri: {"error": dict(capture.error)} if capture.error is not None else {"contents": list(capture.contents)}
-        for uri, capture in snapshot.ui_resources.items()
-        if not capture.truncated
-    }
-    fallback = _fallback_results(snapshot, results)
-    hygiene = check_server_hygiene(list(snapshot.tools), list(snapshot.resources), ui_resources, call_results=fallback)
-    events = [
-        {"code": cut_value(e.code), "message": e.message, "severity": e.severity}
-        for e in snapshot.events[:MAX_REPORTED_EVENTS]
-    ]
-    if len(snapshot.events) > MAX_REPORTED_EVENTS:
-        more = len(snapshot.events) - MAX_REPORTED_EVENTS
-        events.append({"code": "CHECK-EVENTS-CUT", "message": f"{more} more probe events", "severity": "info"})
-    info = snapshot.server_info or {}
-    server = {
-        "name": _scalar(info.get("name")),
-        "version": _scalar(info.get("version")),
-        "protocolVersion": _scalar(snapshot.protocol_version),
-    }
-    return server_entry(
-        target=target,
-        server=server if snapshot.initialize is not None else None,
-        hosts=[report.to_dict() for report in evaluation.reports],
-        hygiene=[finding.to_dict() for finding in (*cut_findings, *widgets.findings, *hygiene)],
-        events=[*events, *widgets.notes, *(dict(note) for note in notes)],
-        requirements=evaluation.requirements.to_dict(),
-        error=probe_failure(snapshot),
-    )
-
-
-def _cut_long_values(snapshot: Snapshot) -> tuple[Snapshot, tuple[Finding, ...]]:
-    """The snapshot with long tool and resource values cut (see `engine.long_values`), and the findings on them."""
-    cut = cut_long_values(snapshot.tools, snapshot.resources)
-    captures: dict[str, UIResourceCapture] = {}
-    changed = bool(cut.findings)
-    for uri, capture in snapshot.ui_resources.items():
-        contents = tuple(cut_content_item(item) for item in capture.contents)
-        short = cut_value(uri)
-        if short != uri or any(new is not old for new, old in zip(contents, capture.contents, strict=True)):
-            capture = dataclasses.replace(capture, uri=short, contents=contents)
-            changed = True
-        captures[short] = capture
-    if not changed:
-        return snapshot, ()
-    bounded = dataclasses.replace(snapshot, tools=cut.tools, resources=cut.resources, ui_resources=captures)
-    return bounded, cut.findings
 
 
 def _scalar(value: object) -> object:
@@ -452,7 +406,7 @@ _MAX_TARGET_ITEMS: Final = 256
 _MAX_TARGET_DEPTH: Final = 8
 
 
-def _bounded_json(value: Any, depth: int = 0) -> Any:
+def _bounded_json(value: WireValue, depth: int = 0) -> Any:
     """A JSON value with strings cut, lists and objects bounded in length and depth (a target from a file)."""
     if isinstance(value, str):
         return cut_value(value)
@@ -472,12 +426,23 @@ __all__ = [
     "DEFAULT_WIDGET_CHARS",
     "DEFAULT_WIDGET_SECONDS",
     "MAX_REPORTED_EVENTS",
+    "Bounded",
+    "CheckSettings",
+    "Checked",
+    "Derived",
+    "Judged",
+    "Scanned",
     "WidgetAnalysis",
     "WidgetBudget",
-    "analyse_widgets",
+    "bound_values",
     "captured_results",
     "check_snapshot",
     "connection_facts",
+    "derive",
+    "hygiene",
+    "judge",
     "probe_failure",
+    "report_entry",
+    "scan_widgets",
     "with_observed_needs",
 ]

@@ -91,6 +91,7 @@ def evaluate_all_hosts(
     as_of: str | None = None,
     observed: Iterable[ObservedRun] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
+    requirements: ServerRequirements | None = None,
 ) -> Evaluation:
     """Derive a server's requirements once and evaluate them on every host (or on `host_ids`, by id or alias).
 
@@ -103,20 +104,28 @@ def evaluate_all_hosts(
     (OS, registration path, feature gates) to judge it in; by default the common path, whose reports name, as
     information, the other contexts the catalog knows where a lane's verdict differs. Reports come in catalog
     order, or in the order of `host_ids` when given (each host once). Inputs are never changed; the same inputs
-    give the same evaluation.
+    give the same evaluation. `requirements`, when given, are the server's requirements already derived from these
+    `tools` (with their widget usage and connection facts): they are used as they are, so a caller that derived
+    them does not pay for it twice, and `widget_usage`, `connection_facts`, `tools_truncated` and
+    `tools_metadata`, which they were derived from, must not be given again.
 
     Raises:
-        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), or an
-            entry of `catalog_or_profiles` that is not a `HostProfile`.
+        InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), an
+            entry of `catalog_or_profiles` that is not a `HostProfile`, or `requirements` with what they derive from.
         CatalogError: a name in `host_ids` that names no host (or several).
     """
-    requirements = derive_server_requirements(
-        tools,
-        widget_usage,
-        connection_facts,
-        tools_metadata=tools_metadata,
-        tools_truncated=tools_truncated,
-    )
+    if requirements is None:
+        requirements = derive_server_requirements(
+            tools,
+            widget_usage,
+            connection_facts,
+            tools_metadata=tools_metadata,
+            tools_truncated=tools_truncated,
+        )
+    elif not isinstance(requirements, ServerRequirements):
+        raise InvalidInput("requirements must be ServerRequirements", value=requirements)
+    elif widget_usage is not None or connection_facts is not None or tools_metadata is not None or tools_truncated:
+        raise InvalidInput("pass either the requirements or what they are derived from, not both", value=requirements)
     surface = describe_server_surface(tools, call_results=call_results)
     server = PreparedServer.of(requirements, surface, observed)
     profiles = _select(_profiles(catalog_or_profiles), host_ids)
