@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostcompat.checking import WidgetBudget, check_snapshot
 from hostcompat.cli.check import FORMATS, render
 from hostcompat.cli.host_configs import read_host_config
 from hostcompat.clients.rules import load_rule_file
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.errors import HostCompatError
+from hostcompat.pipeline import WidgetBudget, check_snapshot
 from hostcompat.probe.snapshot import Snapshot, read_snapshot, snapshot_to_json
 from hostcompat.report import read_report, report_document
 from tests.probe import strategies
@@ -130,7 +130,8 @@ def base_snapshot() -> dict[str, Any]:
 def check_all_the_way(snapshot: Snapshot) -> None:
     """A snapshot that reads is checked, and its report renders in every format."""
     with bounded_memory():
-        entry = check_snapshot(snapshot, load_catalog(), host_ids=["claude", "cursor"], widget_budget=WidgetBudget(5))
+        budget = WidgetBudget(seconds=5)
+        entry = check_snapshot(snapshot, load_catalog(), host_ids=["claude", "cursor"], widget_budget=budget)
         document = report_document([entry])
         for fmt in FORMATS:
             assert render(document, fmt)

@@ -24,6 +24,9 @@
     │   └── EmptyResource             empty name, HTML or text
     ├── ProbeError                    talking to a live server failed
     ├── InvalidMessage                a JSON-RPC message on the wire that is not valid
+    ├── ScanTimedOut                  a widget scan ran past its deadline
+    ├── WidgetNotAnalysed             a check could not analyse a widget (unread, cut, unscannable, elsewhere)
+    │   └── WidgetLeftOut             the check's widget budget (time or characters) left it out
     └── CatalogError                  a host or rule data file is unusable
 
 Findings (a server doing something wrong) are report data, not errors: only misuse of the API
@@ -166,6 +169,14 @@ class ScanTimedOut(HostCompatError):
     """A widget scan ran past its deadline and was stopped; what it had found is not used."""
 
 
+class WidgetNotAnalysed(HostCompatError):
+    """A widget a check could not analyse; the message says why (a report note, never a crash of the check)."""
+
+
+class WidgetLeftOut(WidgetNotAnalysed):
+    """A widget the check's widget budget (its time or its characters) left out; reported as CHECK-SCAN-001."""
+
+
 __all__ = [
     "AmbiguousResource",
     "CatalogError",
@@ -191,5 +202,7 @@ __all__ = [
     "ResourceReadFailed",
     "ResourceTooLarge",
     "ScanTimedOut",
+    "WidgetLeftOut",
+    "WidgetNotAnalysed",
     "WrongMimeType",
 ]

@@ -92,13 +92,13 @@ def test_names_and_uris_of_thousands_of_characters_are_cut_and_named(tmp_path: P
 def test_a_check_that_still_fails_on_a_servers_data_gives_that_server_an_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import hostcompat.checking
+    import hostcompat.pipeline
     from hostcompat.errors import InvalidInput
 
     def broken(*args: object, **kwargs: object) -> None:
         raise InvalidInput("a value the engine refuses")
 
-    monkeypatch.setattr(hostcompat.checking, "evaluate_all_hosts", broken)
+    monkeypatch.setattr(hostcompat.pipeline, "evaluate_all_hosts", broken)
     config = tmp_path / "mcp.json"
     argv = fixture("many_tools", "--count", "3")
     config.write_text(json.dumps({"mcpServers": {"a": {"command": argv[0], "args": argv[1:], "cwd": str(REPO)}}}))
@@ -160,8 +160,8 @@ def test_a_call_bomb_widget_is_analysed_within_bounds_and_says_it_was_cut(tmp_pa
 
 
 def test_widgets_over_the_time_or_size_budget_are_named_not_silently_passed(tmp_path: Path) -> None:
-    from hostcompat.checking import WidgetBudget, check_snapshot
     from hostcompat.engine.catalog.load import load_catalog
+    from hostcompat.pipeline import WidgetBudget, check_snapshot
     from hostcompat.probe.snapshot import read_snapshot
 
     snapshot = read_snapshot(bomb_snapshot(tmp_path / "bombs.json", widgets=4, calls=2_000))

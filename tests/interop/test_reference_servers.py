@@ -19,8 +19,8 @@ from typing import Any
 import anyio
 import pytest
 
-from hostcompat.checking import check_snapshot
 from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.pipeline import check_snapshot
 from hostcompat.probe import Snapshot, StdioTarget, capture
 from tests.probe._support import REPO
 

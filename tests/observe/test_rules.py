@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from hostcompat.checking import with_observed_needs
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.engine.catalog.model import QuirkRef
 from hostcompat.engine.server.facts import WidgetUsage
@@ -21,6 +20,7 @@ from hostcompat.observe.record import RunRecord
 from hostcompat.observe.rules import judge_run, origin_declared
 from hostcompat.observe.runner import host_page
 from hostcompat.observe.widget import sample_value, widget_jobs, with_csp
+from hostcompat.pipeline import with_observed_needs
 from tests.observe.support import make_snapshot, widget_tool
 
 CATALOG = load_catalog()

@@ -83,4 +83,5 @@ snapshots = st.builds(
     process=st.none() | json_objects,
     duration_seconds=st.floats(min_value=0, max_value=10**6),
     calls=st.lists(call_records, max_size=3).map(tuple),
+    requested_protocol_version=st.none() | st.text(max_size=12),
 )

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from hostcompat.checking import check_snapshot
 from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.pipeline import check_snapshot
 from hostcompat.probe import CallPlan, ExplicitCall, HttpTarget, Snapshot, capture
 from hostcompat.probe.target import REDACTED
 from tests.probe._support import TIGHT, free_port, running

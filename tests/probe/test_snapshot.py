@@ -227,3 +227,16 @@ def test_a_ui_capture_reads_from_any_object_or_fails_cleanly(data: dict[str, Any
     except InvalidInput:
         return
     assert UIResourceCapture.from_dict("ui://x/y", capture.to_dict()) == capture
+
+
+def test_the_requested_protocol_version_is_optional_and_round_trips(tmp_path: Path) -> None:
+    asked = sample(requested_protocol_version="2025-11-25")
+    assert asked.to_dict()["requestedProtocolVersion"] == "2025-11-25"
+    assert read_snapshot(write_snapshot(asked, tmp_path / "asked.json")) == asked
+    data = sample().to_dict()
+    del data["requestedProtocolVersion"]  # as a file written before the probe recorded it
+    assert Snapshot.from_dict(data).requested_protocol_version is None
+    assert read_snapshot(V1_SNAPSHOT).requested_protocol_version is None
+    data["requestedProtocolVersion"] = 2025
+    with pytest.raises(InvalidInput, match="requestedProtocolVersion"):
+        Snapshot.from_dict(data)

@@ -68,8 +68,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.checking import WidgetBudget, check_snapshot
     from hostcompat.engine.catalog.load import load_catalog
+    from hostcompat.pipeline import WidgetBudget, check_snapshot
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.report import exit_code, report_document, server_entry
 

@@ -7,8 +7,9 @@ calls to capture their results is a `CallPlan` (module `calls`).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hostcompat._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hostcompat.probe.calls import DEFAULT_CALLS as DEFAULT_CALLS
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from hostcompat.probe.live import capture_many as capture_many
     from hostcompat.probe.options import DEFAULT_CLIENT_INFO as DEFAULT_CLIENT_INFO
     from hostcompat.probe.options import MCP_APPS as MCP_APPS
+    from hostcompat.probe.options import PROBE_HANDSHAKE_VERSION as PROBE_HANDSHAKE_VERSION
     from hostcompat.probe.options import Advertise as Advertise
     from hostcompat.probe.options import Era as Era
     from hostcompat.probe.snapshot import SCHEMA_VERSION as SCHEMA_VERSION
@@ -50,64 +52,52 @@ if TYPE_CHECKING:
     from hostcompat.probe.target import parse_target as parse_target
     from hostcompat.probe.ui_refs import ui_references as ui_references
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "Advertise": ("hostcompat.probe.options", "Advertise"),
-    "COVERAGES": ("hostcompat.probe.events", "COVERAGES"),
-    "CallOutcome": ("hostcompat.probe.calls", "CallOutcome"),
-    "CallPlan": ("hostcompat.probe.calls", "CallPlan"),
-    "CallRecord": ("hostcompat.probe.calls", "CallRecord"),
-    "Coverage": ("hostcompat.probe.events", "Coverage"),
-    "DEFAULT_CALLS": ("hostcompat.probe.calls", "DEFAULT_CALLS"),
-    "DEFAULT_CLIENT_INFO": ("hostcompat.probe.options", "DEFAULT_CLIENT_INFO"),
-    "DEFAULT_LIMITS": ("hostcompat.probe.limits", "DEFAULT_LIMITS"),
-    "DIMENSIONS": ("hostcompat.probe.events", "DIMENSIONS"),
-    "Dimension": ("hostcompat.probe.events", "Dimension"),
-    "Era": ("hostcompat.probe.options", "Era"),
-    "ExplicitCall": ("hostcompat.probe.calls", "ExplicitCall"),
-    "HttpTarget": ("hostcompat.probe.target", "HttpTarget"),
-    "Limits": ("hostcompat.probe.limits", "Limits"),
-    "MCP_APPS": ("hostcompat.probe.options", "MCP_APPS"),
-    "NO_CALLS": ("hostcompat.probe.calls", "NO_CALLS"),
-    "ProbeEvent": ("hostcompat.probe.events", "ProbeEvent"),
-    "SCHEMA_VERSION": ("hostcompat.probe.snapshot", "SCHEMA_VERSION"),
-    "Severity": ("hostcompat.probe.events", "Severity"),
-    "Snapshot": ("hostcompat.probe.snapshot", "Snapshot"),
-    "SseTarget": ("hostcompat.probe.target", "SseTarget"),
-    "StdioTarget": ("hostcompat.probe.target", "StdioTarget"),
-    "Step": ("hostcompat.probe.events", "Step"),
-    "Target": ("hostcompat.probe.target", "Target"),
-    "TransportTarget": ("hostcompat.probe.target", "TransportTarget"),
-    "UIResourceCapture": ("hostcompat.probe.snapshot", "UIResourceCapture"),
-    "UNKNOWN_COVERAGES": ("hostcompat.probe.events", "UNKNOWN_COVERAGES"),
-    "capture": ("hostcompat.probe.live", "capture"),
-    "capture_many": ("hostcompat.probe.live", "capture_many"),
-    "describe_target": ("hostcompat.probe.target", "describe_target"),
-    "parse_target": ("hostcompat.probe.target", "parse_target"),
-    "read_snapshot": ("hostcompat.probe.snapshot", "read_snapshot"),
-    "snapshot_from_json": ("hostcompat.probe.snapshot", "snapshot_from_json"),
-    "snapshot_to_json": ("hostcompat.probe.snapshot", "snapshot_to_json"),
-    "timeout_code": ("hostcompat.probe.events", "timeout_code"),
-    "ui_references": ("hostcompat.probe.ui_refs", "ui_references"),
-    "write_snapshot": ("hostcompat.probe.snapshot", "write_snapshot"),
-}
-"""Public name → (module, attribute): each is imported on first use (PEP 562), so importing one part
-of the package never pays for the others."""
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attribute)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "hostcompat.probe.live": ["capture", "capture_many"],
+        "hostcompat.probe.snapshot": [
+            "SCHEMA_VERSION",
+            "Snapshot",
+            "UIResourceCapture",
+            "read_snapshot",
+            "snapshot_from_json",
+            "snapshot_to_json",
+            "write_snapshot",
+        ],
+        "hostcompat.probe.calls": [
+            "CallOutcome",
+            "CallPlan",
+            "CallRecord",
+            "DEFAULT_CALLS",
+            "ExplicitCall",
+            "NO_CALLS",
+        ],
+        "hostcompat.probe.events": [
+            "COVERAGES",
+            "Coverage",
+            "DIMENSIONS",
+            "Dimension",
+            "ProbeEvent",
+            "Severity",
+            "Step",
+            "UNKNOWN_COVERAGES",
+            "timeout_code",
+        ],
+        "hostcompat.probe.limits": ["DEFAULT_LIMITS", "Limits"],
+        "hostcompat.probe.options": ["Advertise", "DEFAULT_CLIENT_INFO", "Era", "MCP_APPS", "PROBE_HANDSHAKE_VERSION"],
+        "hostcompat.probe.target": [
+            "HttpTarget",
+            "SseTarget",
+            "StdioTarget",
+            "Target",
+            "TransportTarget",
+            "describe_target",
+            "parse_target",
+        ],
+        "hostcompat.probe.ui_refs": ["ui_references"],
+    },
+)
 
 __all__ = [
     "Advertise",
@@ -127,6 +117,7 @@ __all__ = [
     "Limits",
     "MCP_APPS",
     "NO_CALLS",
+    "PROBE_HANDSHAKE_VERSION",
     "ProbeEvent",
     "SCHEMA_VERSION",
     "Severity",

@@ -17,7 +17,7 @@ import anyio
 import pydantic_core
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
+from mcp_types import PROTOCOL_VERSION_META_KEY, JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
 
 from hostcompat.probe.events import EVENTS_TRUNCATED, MAX_MESSAGE_CHARS, ProbeEvent, Severity, Step
 from hostcompat.probe.limits import Limits
@@ -57,6 +57,8 @@ class Wire:
         """The last HTTP error status a server answered with (`status`, `reason`, `wwwAuthenticate`)."""
         self._pending: dict[RequestId, str] = {}
         self._results: dict[str, dict[str, Any]] = {}
+        self.asked_versions: dict[str, str] = {}
+        """Method (`initialize`, `server/discover`) → the protocol version the client's last such request asked for."""
         self._per_code: dict[str, int] = {}
         self._last_id: dict[str, RequestId] = {}
         self.dropped: set[RequestId] = set()
@@ -156,6 +158,9 @@ class Wire:
             self._pending[root.id] = root.method
             self._last_id[root.method] = root.id
             self._results.pop(root.method, None)
+            asked = _asked_version(root.method, root.params)
+            if asked is not None:
+                self.asked_versions[root.method] = asked
 
     def inbound(self, item: SessionMessage | Exception) -> None:
         """Note a message the client receives; keep a shallow copy of a result (the SDK may rewrite top keys)."""
@@ -176,6 +181,22 @@ class Wire:
         if not self.closed:
             self.closed = True
             self.closed_during = self.step
+
+
+def _asked_version(method: str, params: object) -> str | None:
+    """The protocol version a request that opens a connection asks for: `initialize`'s `protocolVersion`, or the
+    `_meta` stamp of `server/discover`; None for any other request.
+    """
+    if not isinstance(params, dict):
+        return None
+    if method == "initialize":
+        version = params.get("protocolVersion")
+    elif method == "server/discover":
+        meta = params.get("_meta")
+        version = meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None
+    else:
+        return None
+    return version if isinstance(version, str) else None
 
 
 class _TeeRead:

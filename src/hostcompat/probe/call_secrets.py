@@ -14,11 +14,12 @@ from typing import Any
 from hostcompat.probe._json import copy_object
 from hostcompat.probe.calls import CallPlan
 from hostcompat.redaction import REDACTED, is_secret_name, redact_url, url_secrets
+from hostcompat.wire_json import WireJSON, WireObject
 
 
-def redact_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def redact_arguments(arguments: WireJSON) -> WireObject:
     """Call arguments as a snapshot records them: values under secret-looking keys and URL credentials redacted."""
-    redacted: dict[str, Any] = _redact(copy_object(arguments, "arguments"))
+    redacted: WireObject = _redact(copy_object(arguments, "arguments"))
     return redacted
 
 

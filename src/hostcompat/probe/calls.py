@@ -28,6 +28,7 @@ from hostcompat.probe._json import (
     expect_str,
 )
 from hostcompat.probe.events import CALL_CAP, CALL_NOT_LISTED, ProbeEvent
+from hostcompat.wire_json import WireJSON, WireObject
 
 CallReason = Literal["auto", "explicit"]
 """`auto`: the probe chose the tool as safe to call; `explicit`: the user named it."""
@@ -46,8 +47,6 @@ MAX_EXPLICIT_CALLS: Final = 1000
 _NARROWING: Final = ("anyOf", "oneOf", "allOf", "not", "if", "$ref", "$dynamicRef", "$recursiveRef", "enum", "const")
 """Input-schema keywords that may reject `{}`: a schema using one is never called without arguments."""
 
-Raw = Mapping[str, Any]
-
 
 # --- what to call ----------------------------------------------------------------------------------------------
 
@@ -57,7 +56,7 @@ class ExplicitCall:
     """A tool the user asked to call, with its arguments (a JSON object, sent as given)."""
 
     tool: str
-    arguments: Raw = field(default_factory=dict)
+    arguments: WireJSON = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.tool, str) or not self.tool.strip():
@@ -96,11 +95,11 @@ class PlannedCall:
     """One call a probe is about to make."""
 
     tool: str
-    arguments: Raw
+    arguments: WireJSON
     reason: CallReason
 
 
-def auto_call_refusal(tool: Mapping[str, Any]) -> str | None:
+def auto_call_refusal(tool: WireJSON) -> str | None:
     """Why a probe must not call this `tools/list` entry on its own, or `None` when it may.
 
     It may only when the tool is annotated `readOnlyHint: true` (the boolean), is not annotated
@@ -135,7 +134,7 @@ def auto_call_refusal(tool: Mapping[str, Any]) -> str | None:
 
 
 def plan_calls(
-    plan: CallPlan, tools: Sequence[Mapping[str, Any]], *, tools_known: bool, max_auto: int
+    plan: CallPlan, tools: Sequence[WireJSON], *, tools_known: bool, max_auto: int
 ) -> tuple[tuple[PlannedCall, ...], tuple[ProbeEvent, ...]]:
     """The calls to make, in order (the named ones first, then up to `max_auto` safe ones), and events about it.
 
@@ -235,12 +234,12 @@ class CallRecord:
     """
 
     tool: str
-    arguments: Raw
+    arguments: WireJSON
     reason: CallReason
     outcome: CallOutcome
     duration_seconds: float = 0.0
-    result: Raw | None = None
-    error: Raw | None = None
+    result: WireJSON | None = None
+    error: WireJSON | None = None
     bytes: int | None = None
 
     def __post_init__(self) -> None:
@@ -254,7 +253,7 @@ class CallRecord:
         """True when the call returned a result that is not a tool error (outcome `ok`)."""
         return self.outcome == "ok" and self.result is not None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """Plain JSON data, as written in a snapshot."""
         return {
             "tool": self.tool,
@@ -293,11 +292,11 @@ def records_from_json(items: object) -> tuple[CallRecord, ...]:
     return tuple(CallRecord.from_dict(item) for item in expect_list(items, "calls"))
 
 
-def call_results(records: Sequence[CallRecord]) -> Mapping[str, Raw]:
+def call_results(records: Sequence[CallRecord]) -> Mapping[str, WireJSON]:
     """Tool name → the raw result the server returned for it: its first `ok` call's, else its first `tool-error`
     call's (`isError: true`). What the result-based checks read; a tool that is not a key returned no result.
     """
-    results: dict[str, Raw] = {}
+    results: dict[str, WireJSON] = {}
     for wanted in ("ok", "tool-error"):
         for record in records:
             if record.outcome == wanted and record.result is not None and record.tool not in results:

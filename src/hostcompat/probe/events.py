@@ -7,13 +7,13 @@ tests and CI baselines can match on them; the message is for people and may chan
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal, get_args
+from typing import Final, Literal, get_args
 
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import copy_json, expect_choice, expect_object, expect_str
+from hostcompat.wire_json import WireJSON, WireObject
 
 Severity = Literal["error", "warning", "info"]
 """`error`: something could not be captured; `warning`: captured, but cut or odd; `info`: worth knowing."""
@@ -134,7 +134,7 @@ class ProbeEvent:
     severity: Severity
     step: Step
     message: str
-    detail: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    detail: WireJSON = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         if not is_event_code(self.code):
@@ -150,7 +150,7 @@ class ProbeEvent:
         detail = copy_json(expect_object(self.detail, "event detail"), "event detail")
         object.__setattr__(self, "detail", MappingProxyType(detail))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The event as plain JSON data (a fresh copy)."""
         return {
             "code": self.code,

@@ -6,12 +6,12 @@ The defaults fit real servers (a 10,000-tool catalog, a widget over the 1 MiB bu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import expect_int, expect_number, expect_object
+from hostcompat.wire_json import WireJSON, WireObject
 
 _MIB: Final = 1024 * 1024
 
@@ -84,7 +84,7 @@ class Limits:
                     value=getattr(self, name),
                 )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The limits as JSON data with camelCase keys, as written in a snapshot."""
         return {wire: getattr(self, name) for name, wire in _WIRE_KEYS.items()}
 
@@ -95,7 +95,7 @@ class Limits:
         Raises:
             InvalidInput: not an object, an unknown key, or a value out of range.
         """
-        obj: Mapping[str, Any] = expect_object(data, "limits")
+        obj: WireJSON = expect_object(data, "limits")
         by_wire = {wire: name for name, wire in _WIRE_KEYS.items()}
         unknown = sorted(set(obj) - set(by_wire))
         if unknown:

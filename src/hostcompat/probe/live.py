@@ -127,6 +127,7 @@ class _Capture:
     """The parts of a snapshot gathered so far (mutable while one probe runs, then frozen into a `Snapshot`)."""
 
     connection: dict[str, Any] | None = None
+    requested_protocol_version: str | None = None
     initialize: dict[str, Any] | None = None
     listings: dict[Dimension, list[Mapping[str, Any]]] = field(default_factory=dict)
     ui_resources: dict[str, UIResourceCapture] = field(default_factory=dict)
@@ -203,6 +204,7 @@ async def _handshake(client: Client, options: _Options, wire: Wire, capture: _Ca
     method = "server/discover" if modern else "initialize"
     capture.initialize = wire.take_result(method)
     capture.connection = {"protocolVersion": version, "era": "modern" if modern else "handshake", "method": method}
+    capture.requested_protocol_version = wire.asked_versions.get(method)
     return True
 
 
@@ -349,6 +351,7 @@ async def capture(
         process=wire.process,
         duration_seconds=round(time.monotonic() - started, 3),
         calls=tuple(gathered.calls),
+        requested_protocol_version=gathered.requested_protocol_version,
     ).redacted(redactor)
 
 

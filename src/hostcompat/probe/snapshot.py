@@ -27,6 +27,7 @@ from hostcompat.probe._json import (
     expect_number,
     expect_object,
     expect_optional_int,
+    expect_optional_str,
     expect_str,
 )
 from hostcompat.probe._json_stream import JSONTooLarge, load_json
@@ -34,6 +35,7 @@ from hostcompat.probe.calls import CallOutcome, CallRecord, call_outcomes, call_
 from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
 from hostcompat.probe.limits import Limits
 from hostcompat.redaction import Redactor, redact_description
+from hostcompat.wire_json import WireJSON, WireObject
 
 SCHEMA_VERSION: Final = "hostcompat.snapshot/2"
 """The format written by this version (version 1 had no tool calls)."""
@@ -47,20 +49,21 @@ MAX_SNAPSHOT_FILE_BYTES: Final = 512 * 1024 * 1024
 _SERVER_INFO_STAMP: Final = "io.modelcontextprotocol/serverInfo"
 """Where a 2026-07-28 `server/discover` result names the server (in its `_meta`)."""
 
-Raw = Mapping[str, Any]
-_NO_META: Final[Raw] = MappingProxyType({})
+_REQUESTED: Final = "requestedProtocolVersion"
+
+_NO_META: Final[WireJSON] = MappingProxyType({})
 
 
-def _own_object(value: object, what: str, copy: bool = True) -> Raw:
+def _own_object(value: object, what: str, copy: bool = True) -> WireJSON:
     """A JSON object of the snapshot: copied (the caller may change its own), or only checked (a fresh parse)."""
     return copy_object(value, what) if copy else check_json(expect_object(value, what), what)
 
 
-def _raw_items(items: object, what: str, copy: bool = True) -> tuple[Raw, ...]:
+def _raw_items(items: object, what: str, copy: bool = True) -> tuple[WireJSON, ...]:
     return tuple(_own_object(item, f"{what} item", copy) for item in expect_list(items, what))
 
 
-def _optional_raw(value: object, what: str, copy: bool = True) -> Raw | None:
+def _optional_raw(value: object, what: str, copy: bool = True) -> WireJSON | None:
     return None if value is None else _own_object(value, what, copy)
 
 
@@ -75,13 +78,13 @@ class UIResourceCapture:
     """
 
     uri: str
-    contents: tuple[Raw, ...] = ()
-    error: Raw | None = None
+    contents: tuple[WireJSON, ...] = ()
+    error: WireJSON | None = None
     truncated: bool = False
     bytes: int | None = None
     referenced_by: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """Plain JSON data, as written in a snapshot (without the URI, which is the key)."""
         return {
             "contents": [copy_json(item, "contents") for item in self.contents],
@@ -121,25 +124,30 @@ class Snapshot:
     whether that listing is `complete`; anything in `UNKNOWN_COVERAGES` must be treated as unknown by a check.
     `target` and `client` describe who probed what (secrets redacted); `process` is the stdio child's fate.
     `calls` are the tools/call requests the probe made, in order, each with its raw result (see `CallRecord`).
+    `requested_protocol_version` is the version the probe asked for (optional: older snapshots do not say).
     The mappings are shared, not copied: treat a snapshot as read-only.
     """
 
-    target: Raw
+    target: WireJSON
     captured_at: str
-    client: Raw
-    connection: Raw | None
-    initialize: Raw | None
-    tools: tuple[Raw, ...]
-    resources: tuple[Raw, ...]
-    resource_templates: tuple[Raw, ...]
-    prompts: tuple[Raw, ...]
+    client: WireJSON
+    connection: WireJSON | None
+    initialize: WireJSON | None
+    tools: tuple[WireJSON, ...]
+    resources: tuple[WireJSON, ...]
+    resource_templates: tuple[WireJSON, ...]
+    prompts: tuple[WireJSON, ...]
     ui_resources: Mapping[str, UIResourceCapture]
     limits: Limits
     coverage: Mapping[Dimension, Coverage]
     events: tuple[ProbeEvent, ...] = ()
-    process: Raw | None = None
+    process: WireJSON | None = None
     duration_seconds: float = 0.0
     calls: tuple[CallRecord, ...] = ()
+    requested_protocol_version: str | None = None
+    """The protocol version the probe asked for in the request that opened the connection (`initialize`'s
+    `protocolVersion`, or `server/discover`'s); None when it never connected, or in a snapshot taken before the
+    probe recorded it (such a probe asked for `options.PROBE_HANDSHAKE_VERSION` in a handshake)."""
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def __post_init__(self) -> None:
@@ -168,7 +176,7 @@ class Snapshot:
         return version if isinstance(version, str) else None
 
     @property
-    def server_info(self) -> Raw | None:
+    def server_info(self) -> WireJSON | None:
         """`serverInfo` from `initialize`, or the `server/discover` `_meta` stamp; `None` when absent or malformed."""
         init = self.initialize or _NO_META
         info = init.get("serverInfo")
@@ -178,7 +186,7 @@ class Snapshot:
         return info if isinstance(info, Mapping) else None
 
     @property
-    def capabilities(self) -> Raw:
+    def capabilities(self) -> WireJSON:
         """The server's capabilities as sent (`{}` when absent or malformed)."""
         caps = (self.initialize or _NO_META).get("capabilities")
         return caps if isinstance(caps, Mapping) else _NO_META
@@ -202,7 +210,7 @@ class Snapshot:
         """The events with this code, in order."""
         return tuple(event for event in self.events if event.code == code)
 
-    def resource_listing(self, uri: str) -> Raw | None:
+    def resource_listing(self, uri: str) -> WireJSON | None:
         """The `resources/list` entry for `uri` (its `_meta.ui` is the listing-level one), or `None`."""
         return next((item for item in self.resources if item.get("uri") == uri), None)
 
@@ -251,7 +259,7 @@ class Snapshot:
         return replace(self, **changes, events=events, process=redactor.json(self.process))
 
     @property
-    def call_results(self) -> Mapping[str, Raw]:
+    def call_results(self) -> Mapping[str, WireJSON]:
         """Tool name → the raw result the server returned (its first `ok` call's, else its first `isError` one):
         the evidence of the result-based checks.
         """
@@ -266,7 +274,7 @@ class Snapshot:
 
     # --- plain data ----------------------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> WireObject:
         """The snapshot as plain JSON data (fresh copies), in the file layout."""
         return {
             "schemaVersion": self.schema_version,
@@ -275,6 +283,7 @@ class Snapshot:
             "target": copy_json(self.target, "target"),
             "client": copy_json(self.client, "client"),
             "connection": copy_json(self.connection, "connection"),
+            _REQUESTED: self.requested_protocol_version,
             "initialize": copy_json(self.initialize, "initialize"),
             "process": copy_json(self.process, "process"),
             "limits": self.limits.to_dict(),
@@ -292,7 +301,8 @@ class Snapshot:
     @classmethod
     def from_dict(cls, data: object, *, copy: bool = True) -> Snapshot:
         """A snapshot from `to_dict` output (or a parsed snapshot file of any of `READABLE_VERSIONS`; version 1 has
-        no calls). Unknown top-level keys are ignored.
+        no calls; a file without `requestedProtocolVersion` reads as a snapshot that does not say). Unknown top-level
+        keys are ignored, so a version-2 reader also reads files with optional fields it does not know.
 
         With `copy=False` the objects of `data` are checked and kept rather than copied: for a tree nobody else
         holds (one just parsed), which then never exists twice in memory.
@@ -334,6 +344,7 @@ class Snapshot:
             process=_optional_raw(obj.get("process"), "process", copy),
             duration_seconds=expect_number(obj.get("durationSeconds", 0.0), "durationSeconds", positive=False),
             calls=records_from_json(obj.get("calls", [])) if version == SCHEMA_VERSION else (),
+            requested_protocol_version=expect_optional_str(obj.get(_REQUESTED), _REQUESTED),
         )
 
 

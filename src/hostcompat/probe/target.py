@@ -29,6 +29,7 @@ from hostcompat.redaction import (
     url_credentials_note,
     url_secrets,
 )
+from hostcompat.wire_json import WireObject
 
 TransportKind = Literal["auto", "stdio", "http", "sse"]
 
@@ -268,7 +269,7 @@ def connect_url(target: HttpTarget | SseTarget) -> tuple[str, str | None]:
     return (target.url if note is None else strip_url_credentials(target.url)), note
 
 
-def describe_target(target: Target) -> dict[str, Any]:
+def describe_target(target: Target) -> WireObject:
     """The target as the plain JSON a snapshot records, with every secret redacted."""
     if isinstance(target, StdioTarget):
         return {

@@ -8,13 +8,14 @@ URIs (first-seen order, with who named them) and findings out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Final
 
 from hostcompat.apps.constants import MAX_UI_URI_BYTES, UI_URI_PREFIX
 from hostcompat.apps.meta.access import tool_ui_resource_uri
 from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.events import INVALID_UI_META, ProbeEvent
+from hostcompat.wire_json import WireJSON
 
 LISTING_REFERENCE: Final = "resources/list"
 """How `referenced_by` names the resource listing."""
@@ -22,7 +23,7 @@ LISTING_REFERENCE: Final = "resources/list"
 _META: Final = "_meta"
 
 
-def _tool_label(tool: Mapping[str, Any], index: int) -> str:
+def _tool_label(tool: WireJSON, index: int) -> str:
     name = tool.get("name")
     return f"tool:{name}" if isinstance(name, str) else f"tool:#{index}"
 
@@ -41,7 +42,7 @@ def _usable(uri: str) -> bool:
     return len(uri.encode("utf-8", "surrogatepass")) <= MAX_UI_URI_BYTES
 
 
-def _tool_uris(tool: Mapping[str, Any], label: str) -> tuple[list[str], list[ProbeEvent]]:
+def _tool_uris(tool: WireJSON, label: str) -> tuple[list[str], list[ProbeEvent]]:
     uris: list[str] = []
     findings: list[ProbeEvent] = []
     try:
@@ -68,7 +69,7 @@ def _tool_uris(tool: Mapping[str, Any], label: str) -> tuple[list[str], list[Pro
 
 
 def ui_references(
-    tools: Iterable[Mapping[str, Any]], resources: Iterable[Mapping[str, Any]]
+    tools: Iterable[WireJSON], resources: Iterable[WireJSON]
 ) -> tuple[dict[str, tuple[str, ...]], tuple[ProbeEvent, ...]]:
     """The `ui://` URIs to read, each with who named it (`tool:<name>`, `resources/list`), and the findings.
 

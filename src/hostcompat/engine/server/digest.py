@@ -24,6 +24,7 @@ from hostcompat.engine.server.requirements import (
     UNKNOWN_TOOLS_OVER_LIMIT,
     UNKNOWN_TOOLS_TRUNCATED,
     ServerRequirements,
+    ServerTools,
     read_server_tools,
 )
 from hostcompat.engine.server.surface import ServerSurface, describe_server_surface
@@ -160,6 +161,29 @@ def digest_server(
     )
     surface = describe_server_surface(tools, call_results=call_results)
     return _digest(read.requirements, surface, observed, read.tool_list, read.inspections)
+
+
+def digest_read_tools(
+    read: ServerTools,
+    tools: Sequence[WireValue] | None,
+    *,
+    widget_usage: WidgetUsage | None = None,
+    connection_facts: ConnectionFacts | None = None,
+    call_results: Mapping[str, WireJSON] | None = None,
+    observed: Iterable[ObservedRun] = (),
+) -> ServerDigest:
+    """The digest of a tool list read already (`read_server_tools(tools, ...)`, before the widgets were scanned),
+    completed with what the widgets need and the connection's facts: equal to `digest_server` with the same
+    arguments, without reading the tools again. The check reads the tools once, to learn which widgets to scan.
+
+    Raises:
+        InvalidInput: `read` is not `ServerTools`, or a malformed argument (see `digest_server`).
+    """
+    if not isinstance(read, ServerTools):
+        raise InvalidInput(f"read must be ServerTools, got {type(read).__name__}", value=read)
+    requirements = read.requirements.with_facts(widget_usage, connection_facts)
+    surface = describe_server_surface(tools, call_results=call_results)
+    return _digest(requirements, surface, observed, read.tool_list, read.inspections)
 
 
 def digest_requirements(

@@ -7,7 +7,7 @@ tool is a finding on that tool (`tool_findings`) instead of an exception that ab
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -70,6 +70,21 @@ class ServerRequirements:
     def widget_visibility(self) -> Mapping[str, tuple[str, ...] | None]:
         """Widget tool name → its declared visibility (None when omitted or malformed)."""
         return MappingProxyType({tool.name: tool.visibility for tool in self.widget_tools})
+
+    def with_facts(
+        self, widget_usage: WidgetUsage | None, connection_facts: ConnectionFacts | None
+    ) -> ServerRequirements:
+        """These requirements (derived from the tools alone) with what the widgets were found to need and the facts
+        of the connection: equal to deriving them again with both, without reading the tools again.
+
+        `widget_usage` None means the widget HTML was not analysed: unknown when some tool has a widget.
+        """
+        unknown = [dimension for dimension in self.unknown_dimensions if dimension != UNKNOWN_WIDGETS_NOT_ANALYZED]
+        if self.widget_tools and widget_usage is None:
+            unknown.insert(int(UNKNOWN_TOOLS_NOT_LOADED in unknown), UNKNOWN_WIDGETS_NOT_ANALYZED)
+        return replace(
+            self, widget_usage=widget_usage, connection_facts=connection_facts, unknown_dimensions=tuple(unknown)
+        )
 
     def to_dict(self) -> WireObject:
         """MCPJam's JSON shape (`widgets`, `appOnlyWidgets`, `hasWidgets`, …) plus `widgetTools`, `toolFindings`."""

@@ -1,4 +1,4 @@
-"""`hostcompat.checking`: from a snapshot to one server's part of the report (offline, pure)."""
+"""`hostcompat.pipeline`: from a snapshot to one server's part of the report (offline, pure), stage by stage."""
 
 import copy
 import json
@@ -8,17 +8,28 @@ from typing import Any
 import anyio
 import pytest
 
-from hostcompat.checking import analyse_widgets, check_snapshot, connection_facts
 from hostcompat.cli._targets import DEMO_COMMAND
 from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.pipeline import (
+    CheckSettings,
+    WidgetAnalysis,
+    WidgetBudget,
+    bound_values,
+    check_snapshot,
+    connection_facts,
+    derive,
+    hygiene,
+    judge,
+    report_entry,
+    scan_widgets,
+)
+from hostcompat.probe import PROBE_HANDSHAKE_VERSION, Era, capture
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.probe.target import StdioTarget
 
 
 @pytest.fixture(scope="module")
 def board() -> dict[str, Any]:
-    from hostcompat.probe import capture
-
     async def run() -> Snapshot:
         return await capture(StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]))
 
@@ -30,6 +41,10 @@ def snap(data: dict[str, Any]) -> Snapshot:
     return Snapshot.from_dict(json.loads(json.dumps(data)))
 
 
+def analyse_widgets(snapshot: Snapshot) -> WidgetAnalysis:
+    return scan_widgets(derive(bound_values(snapshot)), WidgetBudget()).widgets
+
+
 def test_the_board_widget_needs_server_tools_and_open_links_for_every_tool_naming_it(board: dict[str, Any]) -> None:
     analysis = analyse_widgets(snap(board))
     assert analysis.usage is not None and analysis.notes == ()
@@ -39,9 +54,9 @@ def test_the_board_widget_needs_server_tools_and_open_links_for_every_tool_namin
 
 def test_a_widget_the_probe_could_not_read_makes_usage_unknown(board: dict[str, Any]) -> None:
     broken = copy.deepcopy(board)
-    for capture in broken["uiResources"].values():
-        capture["contents"] = []
-        capture["error"] = {"message": "boom"}
+    for widget in broken["uiResources"].values():
+        widget["contents"] = []
+        widget["error"] = {"message": "boom"}
     analysis = analyse_widgets(snap(broken))
     assert analysis.usage is None
     assert analysis.notes and "boom" in analysis.notes[0]["message"]
@@ -62,6 +77,7 @@ def test_only_a_version_the_server_chose_is_passed_to_the_engine(
 ) -> None:
     data = copy.deepcopy(board)
     data["connection"] = {**data["connection"], "era": era, "protocolVersion": version}
+    data["requestedProtocolVersion"] = "2026-07-28" if era == "modern" else PROBE_HANDSHAKE_VERSION
     assert connection_facts(snap(data)).protocol_version == passed_on
 
 
@@ -138,3 +154,75 @@ def test_an_error_result_is_evidence_for_the_hosts_that_mishandle_structured_con
         if any(e["source"] == "call:count_tasks" for e in f["evidence"])
     ]
     assert fired and any("isError" in f["detail"] for f in fired)
+
+
+@pytest.mark.parametrize(("era", "asked"), [("legacy", PROBE_HANDSHAKE_VERSION), ("modern", "2026-07-28")])
+def test_a_live_probe_of_the_example_records_the_version_it_asked_for(era: Era, asked: str) -> None:
+    async def run() -> Snapshot:
+        return await capture(StdioTarget(DEMO_COMMAND[0], DEMO_COMMAND[1:]), era=era)
+
+    snapshot = anyio.run(run)
+    assert snapshot.requested_protocol_version == asked
+    assert snapshot.protocol_version == asked  # the example speaks what it is asked for
+    assert snap(snapshot.to_dict()).requested_protocol_version == asked
+
+
+def test_an_old_snapshot_without_the_asked_version_checks_identically(board: dict[str, Any]) -> None:
+    for version in (PROBE_HANDSHAKE_VERSION, "2024-11-05"):
+        recorded = copy.deepcopy(board)
+        recorded["connection"] = {**recorded["connection"], "era": "handshake", "protocolVersion": version}
+        recorded["requestedProtocolVersion"] = PROBE_HANDSHAKE_VERSION
+        old = copy.deepcopy(recorded)
+        del old["requestedProtocolVersion"]
+        assert snap(old).requested_protocol_version is None
+        catalog = load_catalog()
+        assert check_snapshot(snap(old), catalog) == check_snapshot(snap(recorded), catalog)
+    old_file = json.loads(BOARD_V1.read_text("utf-8"))
+    assert "requestedProtocolVersion" not in old_file
+    with_field = {**old_file, "requestedProtocolVersion": PROBE_HANDSHAKE_VERSION}
+    assert check_snapshot(snap(old_file), load_catalog()) == check_snapshot(snap(with_field), load_catalog())
+
+
+def test_the_version_the_snapshot_says_was_asked_for_is_the_one_compared(board: dict[str, Any]) -> None:
+    data = copy.deepcopy(board)
+    data["connection"] = {**data["connection"], "era": "handshake", "protocolVersion": "2025-06-18"}
+    data["requestedProtocolVersion"] = "2025-06-18"  # a probe that asked for it: the server merely agreed
+    assert connection_facts(snap(data)).protocol_version is None
+    del data["requestedProtocolVersion"]  # an old snapshot: its probe asked for PROBE_HANDSHAKE_VERSION
+    assert connection_facts(snap(data)).protocol_version == "2025-06-18"
+
+
+def test_the_stages_in_a_row_are_the_check(board: dict[str, Any]) -> None:
+    snapshot, catalog = snap(board), load_catalog()
+    settings = CheckSettings(catalog=catalog, host_ids=("claude", "vscode"), as_of="2026-12-01")
+    checked = hygiene(judge(scan_widgets(derive(bound_values(snapshot)), settings.widget_budget), settings))
+    assert checked.judged.evaluation.requirements.widget_usage is checked.judged.scanned.widgets.usage
+    entry = report_entry(checked, target={**snapshot.target, "display": "board"})
+    assert entry == check_snapshot(
+        snapshot, catalog, host_ids=["claude", "vscode"], as_of="2026-12-01", target={"display": "board"}
+    )
+
+
+def test_the_requirements_are_derived_once(board: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools are read once: the verdicts and the hygiene check share that reading (the digest)."""
+    import hostcompat.engine.hygiene.check
+    import hostcompat.engine.server.digest
+    import hostcompat.engine.verdicts.evaluate
+    import hostcompat.pipeline
+
+    derived = []
+    real = hostcompat.pipeline.read_server_tools  # type: ignore[attr-defined]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        derived.append(args)
+        return real(*args, **kwargs)
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(hostcompat.pipeline, "read_server_tools", counted)
+    monkeypatch.setattr(hostcompat.engine.verdicts.evaluate, "digest_server", never)
+    monkeypatch.setattr(hostcompat.engine.server.digest, "read_server_tools", never)
+    monkeypatch.setattr(hostcompat.engine.hygiene.check, "read_tool_list", never)
+    entry = check_snapshot(snap(board), load_catalog())
+    assert len(derived) == 1 and entry["hosts"] and set(entry["requirements"]["widgetUsage"]) >= {"serverTools"}

@@ -1,0 +1,254 @@
+"""The widget stage of a check (`hostcompat.pipeline`): scan each widget the tools name, within a budget.
+
+requirements (which tools name which widget) + snapshot (what the probe read of each widget)
+    → per widget, in the order the tools name them: left out (the budget is spent), not analysed (unread, failed,
+      cut, or loaded from elsewhere), or scanned (`engine.scan`: needs, permission names, what was cut)
+    → `WidgetAnalysis`: the needs attributed to the tools using each widget (`WidgetUsage`), or None when some widget
+      could not be analysed, with a report note and a finding for each widget left out or read in part.
+
+Why a widget is not analysed travels as an error (`WidgetNotAnalysed`, and `WidgetLeftOut` for the budget), caught
+here and turned into report notes. The scanner is imported only for servers with widgets.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from hostcompat.engine.findings.model import Evidence, Finding
+from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.server.facts import WidgetUsage
+from hostcompat.engine.server.long_values import cut_value
+from hostcompat.engine.server.observed import ObservedRun
+from hostcompat.engine.server.requirements import ServerRequirements
+from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
+from hostcompat.probe.snapshot import Snapshot
+from hostcompat.wire_json import WireJSON
+
+DEFAULT_WIDGET_SECONDS: Final = 60.0
+"""How long the analysis of one server's widgets may take in all, unless told otherwise (`--timeout`)."""
+DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
+"""How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WidgetBudget:
+    """What the analysis of one server's widgets may cost: `seconds` for all of them (None: no limit; the scanner
+    checks the clock as it goes) and `max_chars` characters of widget text in all. What is left out is named.
+    """
+
+    seconds: float | None = DEFAULT_WIDGET_SECONDS
+    max_chars: int = DEFAULT_WIDGET_CHARS
+
+
+@dataclass(frozen=True, kw_only=True)
+class WidgetAnalysis:
+    """What the widgets of a server need, per tool; `usage` is None when some widget could not be analysed."""
+
+    usage: WidgetUsage | None
+    notes: tuple[Mapping[str, str], ...] = ()
+    """Why a widget was not analysed, as report events (`code`, `message`)."""
+    findings: tuple[Finding, ...] = ()
+    """What the budget left out: CHECK-SCAN-001 per widget not analysed, CHECK-SCAN-002 per widget read in part."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _WidgetNeeds:
+    """What one widget's code was found to need."""
+
+    uses: tuple[tuple[str, bool], ...]
+    """(need, guarded) per use found."""
+    permission_names: tuple[str, ...]
+    partial: str | None
+    """What the scan left out of it, or None when it read it all."""
+
+
+@dataclass
+class _Spending:
+    """What is left of the budget while the widgets of one server are scanned (mutable, local to one analysis)."""
+
+    budget: WidgetBudget
+    deadline: float | None
+    chars_left: int
+
+
+def analyse_widgets(
+    snapshot: Snapshot, requirements: ServerRequirements, budget: WidgetBudget | None = None
+) -> WidgetAnalysis:
+    """Scan every widget the tools name (`requirements.widget_tools_by_uri`) and attribute each need to the tools
+    using that widget.
+
+    The widgets are read in the order the tools name them, within `budget` (the defaults when None): once its time
+    or its characters are spent, the widgets left are not analysed, and each gets a CHECK-SCAN-001 finding.
+    """
+    budget = budget or WidgetBudget()
+    widgets = requirements.widget_tools_by_uri
+    uses: list[tuple[str, str, bool]] = []
+    permissions: dict[str, list[str]] = {}
+    notes: list[Mapping[str, str]] = []
+    findings: list[Finding] = []
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    spending = _Spending(budget, deadline, budget.max_chars)
+    for uri, tools in widgets.items():
+        try:
+            needs = _scan_within(spending, snapshot, uri)
+        except WidgetNotAnalysed as error:
+            notes.append({"code": "CHECK-WIDGET-NOT-ANALYSED", "message": f"{uri}: {error.message}"})
+            if isinstance(error, WidgetLeftOut):
+                findings.append(_scan_finding("CHECK-SCAN-001", uri, tools, f"not analysed: {error.message}"))
+            continue
+        if needs.partial:
+            findings.append(_scan_finding("CHECK-SCAN-002", uri, tools, f"analysed in part: {needs.partial}"))
+        for tool in tools:
+            uses.extend((tool, need, guarded) for need, guarded in needs.uses)
+            if needs.permission_names:
+                permissions[tool] = list(needs.permission_names)
+    if notes:
+        return WidgetAnalysis(usage=None, notes=tuple(notes), findings=tuple(findings))
+    usage = WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions)
+    return WidgetAnalysis(usage=usage, findings=tuple(findings))
+
+
+def _scan_within(spending: _Spending, snapshot: Snapshot, uri: str) -> _WidgetNeeds:
+    """Scan one widget if the budget has room for it, and count what it cost.
+
+    Raises:
+        WidgetLeftOut: the budget's time or characters were spent, or the scan ran past its time.
+        WidgetNotAnalysed: the widget could not be analysed (see `_scan_widget`).
+    """
+    seconds = spending.budget.seconds
+    size = _widget_chars(snapshot, uri)
+    if spending.deadline is not None and time.monotonic() > spending.deadline:
+        raise WidgetLeftOut(f"the check's {seconds:g} s for widgets had run out", value=uri)
+    if size > spending.chars_left:
+        raise WidgetLeftOut(
+            f"{size:,} characters, over the {spending.chars_left:,} left of the check's widget budget", value=uri
+        )
+    spending.chars_left -= size
+    from hostcompat.engine.scan.widget import scan_deadline  # the scanner loads only for servers with widgets
+
+    try:
+        with scan_deadline(spending.deadline):
+            return _scan_widget(snapshot, uri)
+    except ScanTimedOut as error:
+        raise WidgetLeftOut(f"its analysis ran past the check's {seconds:g} s for widgets", value=uri) from error
+
+
+def _scan_finding(rule_id: str, uri: str, tools: Iterable[str], detail: str) -> Finding:
+    return finding_for(
+        rule_id,
+        detail=f"{cut_value(uri, 200)}: {detail}.",
+        remediation="Run the check with a longer --timeout, or keep the widget's code smaller.",
+        tools=tuple(tools),
+        resources=(uri,),
+        evidence=(Evidence(f"widget:{cut_value(uri, 200)}", detail=detail),),
+    )
+
+
+def _widget_item(snapshot: Snapshot, uri: str) -> WireJSON | None:
+    capture = snapshot.ui_resources.get(uri)
+    if capture is None or capture.error is not None or capture.truncated:
+        return None
+    items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
+    return items[0] if items else None
+
+
+def _widget_chars(snapshot: Snapshot, uri: str) -> int:
+    """How many characters of code scanning this widget reads (a blob counts what it decodes to)."""
+    item = _widget_item(snapshot, uri) or {}
+    text, blob = item.get("text"), item.get("blob")
+    if isinstance(text, str):
+        return len(text)
+    return len(blob) * 3 // 4 if isinstance(blob, str) else 0
+
+
+def _scan_widget(snapshot: Snapshot, uri: str) -> _WidgetNeeds:
+    """The (need, guarded) uses and permission names of one widget, and what was left out of it.
+
+    Raises:
+        WidgetNotAnalysed: the probe did not read it whole, or its code could not be scanned or is elsewhere.
+        ScanTimedOut: the scan ran past its deadline.
+    """
+    capture = snapshot.ui_resources.get(uri)
+    if capture is None:
+        raise WidgetNotAnalysed("the probe did not read it", value=uri)
+    if capture.error is not None:
+        raise WidgetNotAnalysed(f"reading it failed ({capture.error.get('message', 'error')})", value=uri)
+    if capture.truncated:
+        raise WidgetNotAnalysed("it was larger than the probe's per-resource limit and was cut", value=uri)
+    item = _widget_item(snapshot, uri)
+    if item is None:
+        raise WidgetNotAnalysed("resources/read returned no contents", value=uri)
+    from hostcompat.engine.scan.meta import scan_widget_meta
+    from hostcompat.engine.scan.widget import scan_widget_content  # the scanner loads only for servers with widgets
+    from hostcompat.engine.scan.widget_needs import attributed_needs
+
+    try:
+        scan = scan_widget_content(item)
+        meta_scan = scan_widget_meta(_ui_meta_holder(item, snapshot.resource_listing(uri)))
+    except ScanTimedOut:
+        raise
+    except HostCompatError as error:
+        raise WidgetNotAnalysed(f"its content could not be scanned ({error})", value=uri) from error
+    if not scan.code_analysed:
+        raise WidgetNotAnalysed("its code is loaded from elsewhere and was not analysed", value=uri)
+    uses = (
+        *attributed_needs(scan),
+        *((f.need, f.kind == "guarded-call") for f in meta_scan.findings if f.counts),
+    )
+    capped = any(limit.code == "hits_capped" for limit in scan.limits)
+    partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
+    return _WidgetNeeds(uses=uses, permission_names=tuple(dict.fromkeys(meta_scan.permission_names)), partial=partial)
+
+
+def _ui_meta_holder(item: WireJSON, listing: WireJSON | None) -> WireJSON | None:
+    """The `_meta` whose `ui` applies: the content item's when it has one, else the listing entry's (the spec)."""
+    meta = item.get("_meta")
+    if isinstance(meta, Mapping) and isinstance(meta.get("ui"), Mapping):
+        return meta
+    listing_meta = (listing or {}).get("_meta")
+    return listing_meta if isinstance(listing_meta, Mapping) else None
+
+
+def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRun]) -> WidgetUsage | None:
+    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded).
+
+    A usage that could not be built (None) stays None: a run does not cover what the scan could not read.
+    """
+    if usage is None or not observed:
+        return usage
+    from hostcompat.engine.verdicts.capabilities import NEED_FACTS
+
+    uses = [
+        (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools
+    ]
+    known = {(tool, need) for tool, need, _ in uses}
+    added = [
+        (tool, need, False)
+        for run in observed
+        for need in run.reached
+        if need in NEED_FACTS
+        for tool in run.tools
+        if (tool, need) not in known
+    ]
+    if not added:
+        return usage
+    permissions: dict[str, list[str]] | None = None
+    if usage.sandbox_permission_names is not None:
+        permissions = {}
+        for name, tools in usage.sandbox_permission_tools.items():
+            for tool in tools:
+                permissions.setdefault(tool, []).append(name)
+    return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
+
+
+__all__ = [
+    "DEFAULT_WIDGET_CHARS",
+    "DEFAULT_WIDGET_SECONDS",
+    "WidgetAnalysis",
+    "WidgetBudget",
+    "analyse_widgets",
+    "with_observed_needs",
+]
