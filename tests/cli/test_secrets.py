@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from hostcompat.cli import main
-from hostcompat.cli.check import FORMATS, render
 from hostcompat.redaction import REDACTED
+from hostcompat.report import REPORT_FORMATS, ReportFormat, render_report
 from tests.probe._support import REPO
 
 SERVICE_TOKEN = "svc-7f3a9c2e41b8d6055e"
@@ -78,11 +78,11 @@ def document() -> dict[str, Any]:
     return parsed
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", REPORT_FORMATS)
 def test_no_report_format_holds_a_secret_of_the_arguments_or_the_environment(
-    document: dict[str, Any], fmt: str
+    document: dict[str, Any], fmt: ReportFormat
 ) -> None:
-    text = render(document, fmt)
+    text = render_report(document, fmt)
     assert_no_secret(text)
     assert "--verbose" in text or fmt == "sarif"  # plain arguments stay readable (SARIF names no command line)
 
@@ -147,7 +147,7 @@ def test_a_snapshot_written_before_these_rules_is_redacted_when_checked(tmp_path
     )
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data), encoding="utf-8")
-    for fmt in FORMATS:
+    for fmt in REPORT_FORMATS:
         code, out, err = run("check", str(old), "--format", fmt, "--fail-on", "never")
         assert code == 0, err
         assert_no_secret(out + err)
