@@ -2,6 +2,7 @@
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,7 @@ def with_calls(*calls: dict[str, Any]) -> Snapshot:
     return snap(data)
 
 
-def content_findings(entry: dict[str, Any]) -> dict[str, list[str]]:
+def content_findings(entry: Mapping[str, Any]) -> dict[str, list[str]]:
     found = [f for f in entry["hygiene"] if f["ruleId"].startswith("TOOL-CONTENT-")]
     return {f["ruleId"]: f["tools"] for f in found}
 

@@ -14,7 +14,7 @@ import dataclasses
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import Catalog
@@ -38,6 +38,9 @@ from hostcompat.probe.events import (
 )
 from hostcompat.probe.snapshot import Snapshot, UIResourceCapture
 from hostcompat.report.document import server_entry
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ServerEntry
 
 MAX_REPORTED_EVENTS: Final = 200
 """The most probe events of one server carried into the report (a snapshot file may hold any number)."""
@@ -331,7 +334,7 @@ def check_snapshot(
     observed: Sequence[ObservedRun] = (),
     notes: Sequence[Mapping[str, str]] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
-) -> dict[str, Any]:
+) -> ServerEntry:
     """One server's part of the report document, from its snapshot.
 
     `host_versions` pins the host versions to judge (host id → version; by default each host's current one), and
@@ -372,7 +375,7 @@ def _check(
     observed: Sequence[ObservedRun],
     notes: Sequence[Mapping[str, str]],
     host_contexts: Mapping[str | None, HostContext] | None,
-) -> dict[str, Any]:
+) -> ServerEntry:
     snapshot, cut_findings = _cut_long_values(snapshot)
     widgets = analyse_widgets(snapshot, widget_budget)
     results = captured_results(snapshot)

@@ -8,13 +8,12 @@ import json
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from hostcompat.cli import main
 from hostcompat.redaction import REDACTED
-from hostcompat.report import REPORT_FORMATS, ReportFormat, render_report
+from hostcompat.report import REPORT_FORMATS, ReportDocument, ReportFormat, render_report
 from tests.probe._support import REPO
 
 SERVICE_TOKEN = "svc-7f3a9c2e41b8d6055e"
@@ -54,7 +53,7 @@ def assert_no_secret(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
+def document() -> ReportDocument:
     code, out, err = run(
         "check",
         "--env",
@@ -74,20 +73,20 @@ def document() -> dict[str, Any]:
     )
     assert code == 1, err  # it crashes during tools/list: not checked, whatever --fail-on says
     assert_no_secret(out + err)
-    parsed: dict[str, Any] = json.loads(out)
+    parsed: ReportDocument = json.loads(out)
     return parsed
 
 
 @pytest.mark.parametrize("fmt", REPORT_FORMATS)
 def test_no_report_format_holds_a_secret_of_the_arguments_or_the_environment(
-    document: dict[str, Any], fmt: ReportFormat
+    document: ReportDocument, fmt: ReportFormat
 ) -> None:
     text = render_report(document, fmt)
     assert_no_secret(text)
     assert "--verbose" in text or fmt == "sarif"  # plain arguments stay readable (SARIF names no command line)
 
 
-def test_the_report_target_and_events_are_redacted_and_readable(document: dict[str, Any]) -> None:
+def test_the_report_target_and_events_are_redacted_and_readable(document: ReportDocument) -> None:
     (server,) = document["servers"]
     target = server["target"]
     assert target["args"][3:] == [

@@ -27,6 +27,7 @@ from hostcompat.terminal import escape_json_text, is_terminal, write_json
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
+    from hostcompat.report.model import ReportDocument, TargetInfo
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -151,8 +152,8 @@ def _host_contexts(texts: list[str], catalog: Catalog) -> dict[str | None, HostC
     return contexts
 
 
-def _target_info(item: Planned) -> dict[str, Any]:
-    info: dict[str, Any] = {"display": item.label}
+def _target_info(item: Planned) -> TargetInfo:
+    info: TargetInfo = {"display": item.label}
     if item.config is not None:
         info["config"] = item.config
     if item.snapshot is not None:
@@ -160,7 +161,7 @@ def _target_info(item: Planned) -> dict[str, Any]:
     return info
 
 
-def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
+def _write(document: ReportDocument, args: argparse.Namespace) -> None:
     """The report to standard output or `-o FILE`; JSON and SARIF that reach a terminal have control characters
     escaped (the text and Markdown renderers neutralise them themselves).
     """
@@ -184,7 +185,7 @@ def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
         write_output(args.output, text)
 
 
-def _render_rich(document: dict[str, Any]) -> bool:
+def _render_rich(document: ReportDocument) -> bool:
     """The report on a terminal, with `rich` (False when it is not installed); loads only for a terminal."""
     from hostcompat.report.text import render_rich
 

@@ -31,6 +31,31 @@ if TYPE_CHECKING:
     from hostcompat.report.json_text import json_text as json_text
     from hostcompat.report.markdown import escape_markdown as escape_markdown
     from hostcompat.report.markdown import render_markdown as render_markdown
+    from hostcompat.report.model import BridgeName as BridgeName
+    from hostcompat.report.model import ConnectionFactsEntry as ConnectionFactsEntry
+    from hostcompat.report.model import EventEntry as EventEntry
+    from hostcompat.report.model import EventSeverity as EventSeverity
+    from hostcompat.report.model import EvidenceEntry as EvidenceEntry
+    from hostcompat.report.model import FindingEntry as FindingEntry
+    from hostcompat.report.model import HandshakeInfo as HandshakeInfo
+    from hostcompat.report.model import HostEntry as HostEntry
+    from hostcompat.report.model import LaneEntry as LaneEntry
+    from hostcompat.report.model import LaneName as LaneName
+    from hostcompat.report.model import Lanes as Lanes
+    from hostcompat.report.model import ProvenanceName as ProvenanceName
+    from hostcompat.report.model import ReportDocument as ReportDocument
+    from hostcompat.report.model import RequirementsEntry as RequirementsEntry
+    from hostcompat.report.model import Scalar as Scalar
+    from hostcompat.report.model import ServerEntry as ServerEntry
+    from hostcompat.report.model import ServerInfo as ServerInfo
+    from hostcompat.report.model import SeverityName as SeverityName
+    from hostcompat.report.model import Summary as Summary
+    from hostcompat.report.model import TargetInfo as TargetInfo
+    from hostcompat.report.model import ToolInfo as ToolInfo
+    from hostcompat.report.model import VerdictName as VerdictName
+    from hostcompat.report.model import WidgetBuckets as WidgetBuckets
+    from hostcompat.report.model import WidgetTool as WidgetTool
+    from hostcompat.report.model import WidgetUsageEntry as WidgetUsageEntry
     from hostcompat.report.reader import MAX_REPORT_BYTES as MAX_REPORT_BYTES
     from hostcompat.report.reader import read_report as read_report
     from hostcompat.report.reader import report_from_json as report_from_json
@@ -65,6 +90,33 @@ __getattr__, __dir__ = lazy_exports(
         "hostcompat.report.html": ["render_html"],
         "hostcompat.report.json_text": ["json_text"],
         "hostcompat.report.markdown": ["escape_markdown", "render_markdown"],
+        "hostcompat.report.model": [
+            "BridgeName",
+            "ConnectionFactsEntry",
+            "EventEntry",
+            "EventSeverity",
+            "EvidenceEntry",
+            "FindingEntry",
+            "HandshakeInfo",
+            "HostEntry",
+            "LaneEntry",
+            "LaneName",
+            "Lanes",
+            "ProvenanceName",
+            "ReportDocument",
+            "RequirementsEntry",
+            "Scalar",
+            "ServerEntry",
+            "ServerInfo",
+            "SeverityName",
+            "Summary",
+            "TargetInfo",
+            "ToolInfo",
+            "VerdictName",
+            "WidgetBuckets",
+            "WidgetTool",
+            "WidgetUsageEntry",
+        ],
         "hostcompat.report.reader": ["MAX_REPORT_BYTES", "read_report", "report_from_json"],
         "hostcompat.report.render": ["REPORT_FORMATS", "ReportFormat", "render_report"],
         "hostcompat.report.sarif": ["SARIF_SCHEMA", "SARIF_VERSION", "artifact_uri", "render_sarif"],
@@ -73,19 +125,44 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 __all__ = [
+    "BridgeName",
+    "ConnectionFactsEntry",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "EventEntry",
+    "EventSeverity",
+    "EvidenceEntry",
     "FailOn",
+    "FindingEntry",
     "FindingGroup",
+    "HandshakeInfo",
+    "HostEntry",
+    "LaneEntry",
+    "LaneName",
+    "Lanes",
     "MAX_REPORT_BYTES",
+    "ProvenanceName",
     "REPORT_FORMATS",
     "REPORT_SCHEMA",
+    "ReportDocument",
     "ReportFormat",
+    "RequirementsEntry",
     "SARIF_SCHEMA",
     "SARIF_VERSION",
+    "Scalar",
+    "ServerEntry",
+    "ServerInfo",
+    "SeverityName",
+    "Summary",
+    "TargetInfo",
+    "ToolInfo",
     "UnknownReasons",
     "VERDICTS",
+    "VerdictName",
+    "WidgetBuckets",
+    "WidgetTool",
+    "WidgetUsageEntry",
     "artifact_uri",
     "check_document",
     "escape_markdown",

@@ -11,11 +11,14 @@ import base64
 import hashlib
 import html
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from hostcompat.report.document import VERDICTS
 from hostcompat.report.grouping import group_findings, other_events
 from hostcompat.terminal import is_unsafe
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import HostEntry, ReportDocument, ServerEntry
 
 _SEVERITIES: Final = ("blocker", "degraded", "info")
 
@@ -86,7 +89,7 @@ def _text(value: object) -> str:
     return html.escape(cleaned, quote=True)
 
 
-def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report") -> str:
+def render_html(document: ReportDocument, *, title: str = "hostcompat report") -> str:
     """The whole report as one HTML document (UTF-8 text)."""
     servers = [server for server in _items(document.get("servers")) if isinstance(server, Mapping)]
     hosts = _host_columns(servers)
@@ -201,7 +204,7 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
     ]
     if server.get("error"):
         parts.append(f'<p class="unchecked"><strong>Could not be checked:</strong> {_text(server["error"])}</p>')
-    events = [event for event in other_events(server) if isinstance(event, Mapping)]
+    events = other_events(cast("ServerEntry", server))
     if events:
         items = "".join(
             f"<li><code>{_text(event.get('code', ''))}</code> {_text(event.get('message', ''))}</li>"
@@ -216,7 +219,7 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
         parts.append('<h3>Server hygiene</h3><div class="host">')
         parts.extend(_finding(finding) for finding in hygiene)
         parts.append("</div>")
-    groups = group_findings(_hosts(server))
+    groups = group_findings(cast("list[HostEntry]", _hosts(server)))
     parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
     return "".join(parts)
 

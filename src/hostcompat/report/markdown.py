@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hostcompat.report.grouping import group_findings, other_events, unknown_reasons
 from hostcompat.terminal import clean_line
+from hostcompat.wire_json import WireJSON
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
@@ -46,10 +50,11 @@ def _finding_lines(finding: Mapping[str, Any], where: str, hosts: tuple[str, ...
     return lines
 
 
-def render_markdown(document: Mapping[str, Any]) -> str:
+def render_markdown(document: ReportDocument) -> str:
     """The Markdown report."""
     out: list[str] = []
-    for server in document.get("servers", ()):
+    raw: WireJSON = document  # read as the untyped JSON a saved report may hold
+    for server in raw.get("servers", ()):
         target = server.get("target") or {}
         info = server.get("server") or {}
         title = info.get("name") or target.get("display") or "server"

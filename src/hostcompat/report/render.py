@@ -5,9 +5,10 @@ Each format imports only its own renderer, on first use: an offline check pays f
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-from hostcompat.wire_json import WireJSON
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument
 
 ReportFormat = Literal["text", "json", "markdown", "sarif", "html"]
 """An output format of a report."""
@@ -16,7 +17,7 @@ REPORT_FORMATS: Final[tuple[ReportFormat, ...]] = ("text", "json", "markdown", "
 """Every output format, the default (`text`) first."""
 
 
-def render_report(document: WireJSON, fmt: ReportFormat) -> str:
+def render_report(document: ReportDocument, fmt: ReportFormat) -> str:
     """The report document in one of `REPORT_FORMATS`, as text (JSON and SARIF indented, newline-terminated)."""
     if fmt == "json":
         from hostcompat.report.json_text import json_text

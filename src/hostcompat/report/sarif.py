@@ -11,9 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from hostcompat._version import __version__
+from hostcompat.wire_json import WireJSON, WireObject
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument, TargetInfo
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION: Final = "2.1.0"
@@ -22,7 +26,7 @@ _LEVELS: Final = {"blocker": "error", "degraded": "warning", "info": "note"}
 _UNSAFE_PATH = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def artifact_uri(target: Mapping[str, Any]) -> str:
+def artifact_uri(target: TargetInfo) -> str:
     """The file a server's results point at: its config or snapshot file, else `mcp-servers/<name>`."""
     for key in ("artifact", "config", "snapshot"):
         value = target.get(key)
@@ -32,9 +36,7 @@ def artifact_uri(target: Mapping[str, Any]) -> str:
     return f"mcp-servers/{_UNSAFE_PATH.sub('-', name).strip('-') or 'server'}"
 
 
-def _findings(
-    document: Mapping[str, Any],
-) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any] | None, Mapping[str, Any]]]:
+def _findings(document: WireJSON) -> Iterator[tuple[WireJSON, WireJSON | None, WireJSON]]:
     for server in document.get("servers", ()):
         for host in server.get("hosts") or ():
             for finding in host.get("findings") or ():
@@ -46,7 +48,7 @@ def _findings(
 def _result(
     server: Mapping[str, Any], host: Mapping[str, Any] | None, finding: Mapping[str, Any], rule_index: int
 ) -> dict[str, Any]:
-    target = server.get("target") or {}
+    target = cast("TargetInfo", server.get("target") or {})
     where = f"on {host.get('hostLabel') or host.get('hostId')}" if host is not None else "(server hygiene)"
     text = f"{finding.get('title', '')} {where}: {finding.get('detail', '')}".strip()
     remediation = finding.get("remediation")
@@ -81,7 +83,7 @@ def _result(
 
 def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
     """A server that could not be checked, as an error notification of the run's invocation."""
-    target = server.get("target") or {}
+    target = cast("TargetInfo", server.get("target") or {})
     return {
         "level": "error",
         "message": {"text": f"{target.get('display', 'server')}: {server['error']}"},
@@ -89,8 +91,9 @@ def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
+def render_sarif(report: ReportDocument) -> WireObject:
     """The SARIF 2.1.0 log for a report document."""
+    document: WireJSON = report  # read as the untyped JSON a saved report may hold
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
     for server, host, finding in _findings(document):

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hostcompat.report.grouping import UnknownReasons, group_findings, other_events, unknown_reasons
 from hostcompat.terminal import clean_line as _clean
+from hostcompat.wire_json import WireJSON
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument
 
 _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
 
 
-def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
+def render_text(document: ReportDocument, *, width: int = 100) -> str:
     """The plain-text report."""
     out: list[str] = []
-    for server in document.get("servers", ()):
+    raw: WireJSON = document  # read as the untyped JSON a saved report may hold
+    for server in raw.get("servers", ()):
         target = server.get("target") or {}
         info = server.get("server") or {}
         name = _clean(info.get("name") or target.get("display") or "server")
@@ -94,7 +99,7 @@ def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     )
 
 
-def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | None = None) -> bool:
+def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None = None) -> bool:
     """Print the report with `rich` to `stream`; returns False (printing nothing) when `rich` is not installed."""
     try:
         from rich.console import Console
@@ -104,7 +109,8 @@ def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | Non
         return False
     console = Console(file=stream, width=width, highlight=False)
     styles = {"works": "green", "degraded": "yellow", "blocked": "bold red", "unknown": "dim"}
-    for server in document.get("servers", ()):
+    raw: WireJSON = document  # read as the untyped JSON a saved report may hold
+    for server in raw.get("servers", ()):
         target = server.get("target") or {}
         info = server.get("server") or {}
         title = Text(_clean(info.get("name") or target.get("display") or "server"), style="bold")
