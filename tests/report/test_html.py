@@ -29,12 +29,16 @@ def _hostile_document() -> ReportDocument:
         "hostId": "cursor",
         "hostLabel": EVIL,
         "verdict": "degraded",
-        "lanes": {"apps": {"verdict": "works", "unknown": [EVIL]}, "server": {"verdict": "degraded", "unknown": []}},
+        "lanes": {
+            "apps": {"verdict": "works", "provenance": "observed", "unknown": [EVIL]},
+            "server": {"verdict": "degraded", "provenance": None, "unknown": []},
+        },
         "findings": [finding],
+        "provenance": "observed",
     }
     entry = server_entry(
         target={"display": EVIL},
-        server={"name": EVIL, "version": EVIL},
+        server={"name": EVIL, "version": EVIL, "protocolVersion": EVIL},
         hosts=[host],
         hygiene=[finding],
         events=[{"code": EVIL, "message": EVIL}],

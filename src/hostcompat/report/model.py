@@ -2,7 +2,7 @@
 
 A key every part of that kind carries is required; a key only some carry is in the part's `total=False` half (the
 `_…Keys` base it extends), so the types say what the JSON really holds. `src/hostcompat/data/report.schema.json` is
-generated from these types (`scripts/report_schema.py`), and the tests validate every document a check builds
+generated from these types (`hostcompat.report.json_schema`), and the tests validate every document a check builds
 against it.
 
 A document read back from a file (`read_report`) is only checked down to what the renderers index into: its values
@@ -11,7 +11,7 @@ may be of other types than these say, and the renderers read them as the untrust
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Final, Literal, TypedDict
 
 VerdictName = Literal["works", "unknown", "degraded", "blocked"]
 """A host's (or a lane's) verdict, best to worst."""
@@ -37,8 +37,9 @@ class ToolInfo(TypedDict):
 
 
 class TargetInfo(TypedDict, total=False):
-    """What was checked: the probe's (redacted) description of the target, as its snapshot recorded it, and where
-    the check found it. A snapshot written by another version may record other keys: they are kept as they are.
+    """What was checked: where the check found it, and the probe's (redacted) description of the target as its
+    snapshot recorded it. A snapshot file may hold anything there (another version, a hand edit): the recorded keys
+    are any JSON, and keys beyond these are kept as they are.
     """
 
     display: str
@@ -47,22 +48,26 @@ class TargetInfo(TypedDict, total=False):
     """The host config file the server's entry came from."""
     snapshot: str
     """The snapshot file the server was checked from."""
-    artifact: str
-    """The file a code-scanning upload points at (read by the SARIF output; no check writes it)."""
-    name: str
-    """The server's name (read by the SARIF output; no check writes it)."""
-    kind: str
-    """`stdio`, `http`, `sse` or `transport`."""
-    command: str
-    args: list[str]
-    env: dict[str, str]
-    """Variable name → the redaction marker: the values are never recorded."""
-    cwd: str | None
-    url: str
-    headers: dict[str, str]
-    """Header name → the redaction marker."""
-    label: str
-    """The label of an in-memory transport."""
+    kind: object
+    """As recorded: `stdio`, `http`, `sse` or `transport`."""
+    command: object
+    """As recorded: a stdio server's command."""
+    args: object
+    """As recorded: its arguments (secrets redacted)."""
+    env: object
+    """As recorded: variable name → the redaction marker (the values are never recorded)."""
+    cwd: object
+    """As recorded: its working directory, or null."""
+    url: object
+    """As recorded: an HTTP or SSE server's URL (secrets redacted)."""
+    headers: object
+    """As recorded: header name → the redaction marker."""
+    label: object
+    """As recorded: the label of an in-memory transport."""
+    name: object
+    """A server name, when the snapshot recorded one (the SARIF output names its artifact after it)."""
+    artifact: object
+    """A file to point code-scanning results at, when the snapshot recorded one (read by the SARIF output)."""
 
 
 class ServerInfo(TypedDict):
@@ -263,7 +268,16 @@ class ReportDocument(TypedDict):
     servers: list[ServerEntry]
 
 
+EXTRA_KEYS: Final[dict[str, object]] = {
+    "TargetInfo": object,
+    "WidgetUsageEntry": list[str],
+}
+"""The parts that may hold keys beyond those declared, and the type of those keys' values (`object`: any JSON): a
+target keeps what its snapshot recorded, and a widget usage names any need. Every other part holds its keys only.
+"""
+
 __all__ = [
+    "EXTRA_KEYS",
     "BridgeName",
     "ConnectionFactsEntry",
     "EventEntry",
