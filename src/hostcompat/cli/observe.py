@@ -34,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.redaction import Redactor
-    from hostcompat.report.json_text import json_text
+    from hostcompat.report.indented_json import json_text
 
     planned = plan_targets(args)
     if len(planned) != 1:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from hostcompat.report.grouping import group_findings as group_findings
     from hostcompat.report.grouping import unknown_reasons as unknown_reasons
     from hostcompat.report.html import render_html as render_html
-    from hostcompat.report.json_text import json_text as json_text
+    from hostcompat.report.indented_json import json_text as json_text
     from hostcompat.report.markdown import escape_markdown as escape_markdown
     from hostcompat.report.markdown import render_markdown as render_markdown
     from hostcompat.report.model import BridgeName as BridgeName
@@ -88,7 +88,7 @@ __getattr__, __dir__ = lazy_exports(
         ],
         "hostcompat.report.grouping": ["FindingGroup", "UnknownReasons", "group_findings", "unknown_reasons"],
         "hostcompat.report.html": ["render_html"],
-        "hostcompat.report.json_text": ["json_text"],
+        "hostcompat.report.indented_json": ["json_text"],
         "hostcompat.report.markdown": ["escape_markdown", "render_markdown"],
         "hostcompat.report.model": [
             "BridgeName",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from hostcompat.report.document import VERDICTS
 from hostcompat.report.grouping import group_findings, other_events
 from hostcompat.terminal import is_unsafe
+from hostcompat.wire_json import WireJSON
 
 if TYPE_CHECKING:
     from hostcompat.report.model import HostEntry, ReportDocument, ServerEntry
@@ -113,7 +114,7 @@ def render_html(document: ReportDocument, *, title: str = "hostcompat report") -
     return "".join(parts)
 
 
-def _obj(value: object) -> Mapping[str, Any]:
+def _obj(value: object) -> WireJSON:
     """`value` when it is an object, else an empty one: a saved report is rendered whatever its shape."""
     return value if isinstance(value, Mapping) else {}
 
@@ -123,7 +124,7 @@ def _items(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _hosts(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _hosts(server: WireJSON) -> list[WireJSON]:
     return [host for host in _items(server.get("hosts")) if isinstance(host, Mapping)]
 
 
@@ -131,7 +132,7 @@ def _count(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _host_columns(servers: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def _host_columns(servers: Sequence[WireJSON]) -> list[tuple[str, str]]:
     """(host id, label) of every host any server was judged on, in first-seen order."""
     seen: dict[str, str] = {}
     for server in servers:
@@ -156,13 +157,13 @@ def _filters() -> str:
     )
 
 
-def _server_name(server: Mapping[str, Any]) -> str:
+def _server_name(server: WireJSON) -> str:
     info = _obj(server.get("server"))
     target = _obj(server.get("target"))
     return str(info.get("name") or target.get("display") or "server")
 
 
-def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str]]) -> str:
+def _matrix(servers: Sequence[WireJSON], hosts: Sequence[tuple[str, str]]) -> str:
     head = "".join(f'<th class="host" scope="col">{_text(label)}</th>' for _, label in hosts)
     rows = []
     for index, server in enumerate(servers):
@@ -186,12 +187,12 @@ def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str
     )
 
 
-def _verdict(host: Mapping[str, Any]) -> str:
+def _verdict(host: WireJSON) -> str:
     verdict = str(host.get("verdict"))
     return verdict if verdict in VERDICTS else "unknown"
 
 
-def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple[str, str]]) -> str:
+def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str]]) -> str:
     info = _obj(server.get("server"))
     target = _obj(server.get("target"))
     columns = {host_id: column for column, (host_id, _) in enumerate(hosts)}
@@ -224,7 +225,7 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
     return "".join(parts)
 
 
-def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
+def _host_block(index: int, column: int, host: WireJSON) -> str:
     verdict = _verdict(host)
     findings = [finding for finding in _items(host.get("findings")) if isinstance(finding, Mapping)]
     lanes = _obj(host.get("lanes"))
@@ -238,7 +239,7 @@ def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
     )
 
 
-def _finding(finding: Mapping[str, Any]) -> str:
+def _finding(finding: WireJSON) -> str:
     severity = str(finding.get("severity"))
     severity = severity if severity in _SEVERITIES else "info"
     rows: list[tuple[str, str]] = []

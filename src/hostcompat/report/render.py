@@ -20,11 +20,11 @@ REPORT_FORMATS: Final[tuple[ReportFormat, ...]] = ("text", "json", "markdown", "
 def render_report(document: ReportDocument, fmt: ReportFormat) -> str:
     """The report document in one of `REPORT_FORMATS`, as text (JSON and SARIF indented, newline-terminated)."""
     if fmt == "json":
-        from hostcompat.report.json_text import json_text
+        from hostcompat.report.indented_json import json_text
 
         return json_text(document)
     if fmt == "sarif":
-        from hostcompat.report.json_text import json_text
+        from hostcompat.report.indented_json import json_text
         from hostcompat.report.sarif import render_sarif
 
         return json_text(render_sarif(document))

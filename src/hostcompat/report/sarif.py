@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, cast
 
 from hostcompat._version import __version__
 from hostcompat.wire_json import WireJSON, WireObject
@@ -45,9 +45,7 @@ def _findings(document: WireJSON) -> Iterator[tuple[WireJSON, WireJSON | None, W
             yield server, None, finding
 
 
-def _result(
-    server: Mapping[str, Any], host: Mapping[str, Any] | None, finding: Mapping[str, Any], rule_index: int
-) -> dict[str, Any]:
+def _result(server: WireJSON, host: WireJSON | None, finding: WireJSON, rule_index: int) -> WireObject:
     target = cast("TargetInfo", server.get("target") or {})
     where = f"on {host.get('hostLabel') or host.get('hostId')}" if host is not None else "(server hygiene)"
     text = f"{finding.get('title', '')} {where}: {finding.get('detail', '')}".strip()
@@ -56,7 +54,7 @@ def _result(
         text += f" Fix: {remediation}"
     tools = [str(tool) for tool in finding.get("tools") or ()]
     resources = [str(uri) for uri in finding.get("resources") or ()]
-    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}
+    location: WireObject = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}
     logical = [{"name": tool, "kind": "function"} for tool in tools]
     logical += [{"name": uri, "kind": "resource"} for uri in resources]
     if logical:
@@ -64,7 +62,7 @@ def _result(
     fingerprint = "|".join(
         [str(finding.get("ruleId")), artifact_uri(target), str(host.get("hostId")) if host else "", *tools, *resources]
     )
-    properties: dict[str, Any] = {"severity": finding.get("severity"), "lane": finding.get("lane")}
+    properties: WireObject = {"severity": finding.get("severity"), "lane": finding.get("lane")}
     if host is not None:
         properties.update(host=host.get("hostId"), verdict=host.get("verdict"))
     for key in ("provenance", "factSource", "factDate"):
@@ -81,7 +79,7 @@ def _result(
     }
 
 
-def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
+def _notification(server: WireJSON) -> WireObject:
     """A server that could not be checked, as an error notification of the run's invocation."""
     target = cast("TargetInfo", server.get("target") or {})
     return {
@@ -94,12 +92,12 @@ def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
 def render_sarif(report: ReportDocument) -> WireObject:
     """The SARIF 2.1.0 log for a report document."""
     document: WireJSON = report  # read as the untyped JSON a saved report may hold
-    rules: dict[str, dict[str, Any]] = {}
-    results: list[dict[str, Any]] = []
+    rules: dict[str, WireObject] = {}
+    results: list[WireObject] = []
     for server, host, finding in _findings(document):
         rule_id = str(finding.get("ruleId"))
         if rule_id not in rules:
-            rule: dict[str, Any] = {
+            rule: WireObject = {
                 "id": rule_id,
                 "name": rule_id,
                 "shortDescription": {"text": str(finding.get("title") or rule_id)},
@@ -110,7 +108,7 @@ def render_sarif(report: ReportDocument) -> WireObject:
             rules[rule_id] = rule
         results.append(_result(server, host, finding, list(rules).index(rule_id)))
     unchecked = [_notification(server) for server in document.get("servers", ()) if server.get("error")]
-    invocation: dict[str, Any] = {"executionSuccessful": not unchecked}
+    invocation: WireObject = {"executionSuccessful": not unchecked}
     if unchecked:
         invocation["toolExecutionNotifications"] = unchecked
     return {
