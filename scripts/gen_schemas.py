@@ -5,7 +5,9 @@ Each data format has one validator in the package and one vocabulary (names, cho
 
 - `hosts.schema.json` from `hostcompat.engine.catalog.json_schema`,
 - `client-rules.schema.json` from `hostcompat.clients.rule_schema`,
-- `finding-rules.schema.json` from `hostcompat.engine.findings.rule_schema`.
+- `finding-rules.schema.json` from `hostcompat.engine.findings.rule_schema`,
+- `report.schema.json` (the report document `hostcompat check --format json` writes) from
+  `hostcompat.report.json_schema`.
 
 Run: `python scripts/gen_schemas.py` rewrites each file that changed (atomically: a temporary file, then a rename);
 `python scripts/gen_schemas.py --check` writes nothing and exits 1, naming each file that differs from what it would
@@ -32,6 +34,7 @@ GENERATORS: Final[Mapping[str, str]] = {
     "hosts.schema.json": "hostcompat.engine.catalog.json_schema:catalog_schema",
     "client-rules.schema.json": "hostcompat.clients.rule_schema:client_rules_schema",
     "finding-rules.schema.json": "hostcompat.engine.findings.rule_schema:finding_rules_schema",
+    "report.schema.json": "hostcompat.report.json_schema:report_schema",
 }
 """Each schema file (in the package's `data/`) and the function, `module:name`, that builds it."""
 

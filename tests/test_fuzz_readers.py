@@ -21,14 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostcompat.cli.check import FORMATS, render
 from hostcompat.cli.host_configs import read_host_config
 from hostcompat.clients.rules import load_rule_file
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.errors import HostCompatError
 from hostcompat.pipeline import WidgetBudget, check_snapshot
 from hostcompat.probe.snapshot import Snapshot, read_snapshot, snapshot_to_json
-from hostcompat.report import read_report, report_document
+from hostcompat.report import REPORT_FORMATS, read_report, render_report, report_document
 from tests.probe import strategies
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "hostcompat" / "data"
@@ -133,8 +132,8 @@ def check_all_the_way(snapshot: Snapshot) -> None:
         budget = WidgetBudget(seconds=5)
         entry = check_snapshot(snapshot, load_catalog(), host_ids=["claude", "cursor"], widget_budget=budget)
         document = report_document([entry])
-        for fmt in FORMATS:
-            assert render(document, fmt)
+        for fmt in REPORT_FORMATS:
+            assert render_report(document, fmt)
     assert not [event for event in entry["events"] if event["code"] == "CHECK-FAILED"], entry["events"]
 
 
@@ -259,7 +258,9 @@ def test_rule_reader_on_rules_with_a_part_replaced(
 
 def base_report() -> Any:
     snapshot = Snapshot.from_dict(base_snapshot())
-    return json.loads(render(report_document([check_snapshot(snapshot, load_catalog(), host_ids=["claude"])]), "json"))
+    return json.loads(
+        render_report(report_document([check_snapshot(snapshot, load_catalog(), host_ids=["claude"])]), "json")
+    )
 
 
 REPORT = base_report()
@@ -267,8 +268,8 @@ REPORT = base_report()
 
 def render_all(document: Any) -> None:
     with bounded_memory():
-        for fmt in FORMATS:
-            assert isinstance(render(document, fmt), str)
+        for fmt in REPORT_FORMATS:
+            assert isinstance(render_report(document, fmt), str)
 
 
 @FUZZ

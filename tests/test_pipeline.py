@@ -2,6 +2,7 @@
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,7 @@ def with_calls(*calls: dict[str, Any]) -> Snapshot:
     return snap(data)
 
 
-def content_findings(entry: dict[str, Any]) -> dict[str, list[str]]:
+def content_findings(entry: Mapping[str, Any]) -> dict[str, list[str]]:
     found = [f for f in entry["hygiene"] if f["ruleId"].startswith("TOOL-CONTENT-")]
     return {f["ruleId"]: f["tools"] for f in found}
 
@@ -225,4 +226,6 @@ def test_the_requirements_are_derived_once(board: dict[str, Any], monkeypatch: p
     monkeypatch.setattr(hostcompat.engine.server.digest, "read_server_tools", never)
     monkeypatch.setattr(hostcompat.engine.hygiene.check, "read_tool_list", never)
     entry = check_snapshot(snap(board), load_catalog())
-    assert len(derived) == 1 and entry["hosts"] and set(entry["requirements"]["widgetUsage"]) >= {"serverTools"}
+    requirements = entry["requirements"]
+    assert requirements is not None
+    assert len(derived) == 1 and entry["hosts"] and set(requirements["widgetUsage"]) >= {"serverTools"}

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.report.json_text import json_text
+from hostcompat.report.indented_json import json_text
 from hostcompat.terminal import clean_line, escape_json_text, is_unsafe
 
 CONTROLS = (

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import Catalog
@@ -59,7 +59,10 @@ from hostcompat.widget_analysis import (
     analyse_widgets,
     with_observed_needs,
 )
-from hostcompat.wire_json import WireJSON, WireObject, WireValue
+from hostcompat.wire_json import WireJSON, WireValue
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ServerEntry
 
 MAX_REPORTED_EVENTS: Final = 200
 """The most probe events of one server carried into the report (a snapshot file may hold any number)."""
@@ -248,7 +251,7 @@ def hygiene(judged: Judged) -> Checked:
     return Checked(judged=judged, hygiene=tuple(findings))
 
 
-def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[str, str]] = ()) -> WireObject:
+def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[str, str]] = ()) -> ServerEntry:
     """The server's part of the report document: its server line, host reports, findings and events (the probe's,
     then why a widget was not analysed, then `notes`).
     """
@@ -292,7 +295,7 @@ def check_snapshot(
     observed: Sequence[ObservedRun] = (),
     notes: Sequence[Mapping[str, str]] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
-) -> WireObject:
+) -> ServerEntry:
     """One server's part of the report document, from its snapshot: every stage of the flow, in order.
 
     The arguments are those of `CheckSettings` (`host_ids` may also be aliases), `target` what the report says of

@@ -10,6 +10,7 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Mapping
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,7 @@ def check_in_child(*argv: str, timeout: float = 110) -> tuple[int, dict[str, Any
     return done.returncode, json.loads(done.stdout), int(peaks[-1].split()[1]) * 1024 / MB
 
 
-def hygiene(server: dict[str, Any], rule_id: str) -> list[dict[str, Any]]:
+def hygiene(server: Mapping[str, Any], rule_id: str) -> list[dict[str, Any]]:
     return [finding for finding in server["hygiene"] if finding["ruleId"] == rule_id]
 
 
@@ -170,7 +171,8 @@ def test_widgets_over_the_time_or_size_budget_are_named_not_silently_passed(tmp_
     left_out = hygiene(entry, "CHECK-SCAN-001")
     assert [f["resources"] for f in left_out] == [["ui://bomb/2.html"], ["ui://bomb/3.html"]]
     assert "over the" in left_out[0]["detail"] and left_out[0]["tools"] == ["bomb_2"]
-    assert entry["requirements"]["unknownDimensions"]  # the usage is unknown: no host is called fine for it
+    requirements = entry["requirements"]
+    assert requirements is not None and requirements["unknownDimensions"]  # unknown usage: no host is called fine
     out_of_time = check_snapshot(snapshot, load_catalog(), widget_budget=WidgetBudget(seconds=1e-9))
     assert len(hygiene(out_of_time, "CHECK-SCAN-001")) == 4
     notes = [e["message"] for e in out_of_time["events"] if e["code"] == "CHECK-WIDGET-NOT-ANALYSED"]

@@ -13,12 +13,12 @@ import re
 import shutil
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from hostcompat.cli import main
-from hostcompat.report import escape_markdown, render_markdown, render_text
+from hostcompat.report import ReportDocument, escape_markdown, render_markdown, render_text
 
 REPO = Path(__file__).resolve().parents[2]
 PDF_ENTRY = REPO / "interop" / "node_modules" / "@modelcontextprotocol" / "server-pdf" / "dist" / "index.js"
@@ -147,7 +147,7 @@ def test_the_renderers_never_merge_findings_that_say_different_things() -> None:
         {"hostId": "b", "hostLabel": "B", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on B")]},
         {"hostId": "c", "hostLabel": "C", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on A")]},
     ]
-    document = {"servers": [{"server": {"name": "s"}, "hosts": hosts, "summary": {}}]}
+    document = cast(ReportDocument, {"servers": [{"server": {"name": "s"}, "hosts": hosts, "summary": {}}]})
     text, markdown = render_text(document), render_markdown(document)
     assert "hosts: A, C" in text and "hosts: B" in text
     assert "on A" in text and "on B" in text

@@ -8,13 +8,12 @@ import json
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from hostcompat.cli import main
-from hostcompat.cli.check import FORMATS, render
 from hostcompat.redaction import REDACTED
+from hostcompat.report import REPORT_FORMATS, ReportDocument, ReportFormat, render_report
 from tests.probe._support import REPO
 
 SERVICE_TOKEN = "svc-7f3a9c2e41b8d6055e"
@@ -54,7 +53,7 @@ def assert_no_secret(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
+def document() -> ReportDocument:
     code, out, err = run(
         "check",
         "--env",
@@ -74,23 +73,25 @@ def document() -> dict[str, Any]:
     )
     assert code == 1, err  # it crashes during tools/list: not checked, whatever --fail-on says
     assert_no_secret(out + err)
-    parsed: dict[str, Any] = json.loads(out)
+    parsed: ReportDocument = json.loads(out)
     return parsed
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", REPORT_FORMATS)
 def test_no_report_format_holds_a_secret_of_the_arguments_or_the_environment(
-    document: dict[str, Any], fmt: str
+    document: ReportDocument, fmt: ReportFormat
 ) -> None:
-    text = render(document, fmt)
+    text = render_report(document, fmt)
     assert_no_secret(text)
     assert "--verbose" in text or fmt == "sarif"  # plain arguments stay readable (SARIF names no command line)
 
 
-def test_the_report_target_and_events_are_redacted_and_readable(document: dict[str, Any]) -> None:
+def test_the_report_target_and_events_are_redacted_and_readable(document: ReportDocument) -> None:
     (server,) = document["servers"]
     target = server["target"]
-    assert target["args"][3:] == [
+    args = target["args"]  # as the probe recorded it
+    assert isinstance(args, list)
+    assert args[3:] == [
         "--api-key",
         REDACTED,
         "-H",
@@ -103,7 +104,7 @@ def test_the_report_target_and_events_are_redacted_and_readable(document: dict[s
         "--pat",
         REDACTED,
     ]
-    assert target["display"].endswith(" ".join(target["args"]))
+    assert target["display"].endswith(" ".join(args))
     exited = next(event for event in server["events"] if event["code"] == "PROBE-SERVER-EXITED")
     assert f"refused token={REDACTED}" in exited["message"]
 
@@ -147,7 +148,7 @@ def test_a_snapshot_written_before_these_rules_is_redacted_when_checked(tmp_path
     )
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data), encoding="utf-8")
-    for fmt in FORMATS:
+    for fmt in REPORT_FORMATS:
         code, out, err = run("check", str(old), "--format", fmt, "--fail-on", "never")
         assert code == 0, err
         assert_no_secret(out + err)

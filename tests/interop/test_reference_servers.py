@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,8 +94,8 @@ def _available(reference: Reference) -> None:
 
 
 @pytest.fixture(scope="module")
-def checked(workdir: Path) -> dict[str, tuple[Snapshot, dict[str, Any]]]:
-    out: dict[str, tuple[Snapshot, dict[str, Any]]] = {}
+def checked(workdir: Path) -> dict[str, tuple[Snapshot, Mapping[str, Any]]]:
+    out: dict[str, tuple[Snapshot, Mapping[str, Any]]] = {}
     for reference in _references(workdir):
         if reference.needs == "node" and not (shutil.which("node") and NPM.is_dir()):
             continue
@@ -117,7 +117,7 @@ def _degrading(host: dict[str, Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_host_is_degraded_or_blocked_without_a_finding_that_cites_this_servers_data(
-    name: str, workdir: Path, checked: dict[str, tuple[Snapshot, dict[str, Any]]]
+    name: str, workdir: Path, checked: dict[str, tuple[Snapshot, Mapping[str, Any]]]
 ) -> None:
     (reference,) = [ref for ref in _references(workdir) if ref.name == name]
     _available(reference)
@@ -139,7 +139,7 @@ def test_no_host_is_degraded_or_blocked_without_a_finding_that_cites_this_server
     "name", ["server-memory", "server-filesystem", "server-sequential-thinking", "mcp-server-time"]
 )
 def test_typed_results_are_no_false_alarm_on_the_hosts_that_mishandle_some_structured_content(
-    name: str, workdir: Path, checked: dict[str, tuple[Snapshot, dict[str, Any]]]
+    name: str, workdir: Path, checked: dict[str, tuple[Snapshot, Mapping[str, Any]]]
 ) -> None:
     (reference,) = [ref for ref in _references(workdir) if ref.name == name]
     _available(reference)

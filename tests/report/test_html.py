@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import html.parser
-from typing import Any
+from typing import Any, cast
 
-from hostcompat.report import render_html, report_document, server_entry
+from hostcompat.report import ReportDocument, render_html, report_document, server_entry
 from hostcompat.report.html import CSP
 
 EVIL = '<script>alert(1)</script><img src=x onerror=alert(2)>"\x1b]0;pwned\x07\u202e'
 
 
-def _hostile_document() -> dict[str, Any]:
+def _hostile_document() -> ReportDocument:
     finding = {
         "ruleId": "SERVER-NAME-002",
         "lane": "server",
@@ -29,12 +29,16 @@ def _hostile_document() -> dict[str, Any]:
         "hostId": "cursor",
         "hostLabel": EVIL,
         "verdict": "degraded",
-        "lanes": {"apps": {"verdict": "works", "unknown": [EVIL]}, "server": {"verdict": "degraded", "unknown": []}},
+        "lanes": {
+            "apps": {"verdict": "works", "provenance": "observed", "unknown": [EVIL]},
+            "server": {"verdict": "degraded", "provenance": None, "unknown": []},
+        },
         "findings": [finding],
+        "provenance": "observed",
     }
     entry = server_entry(
         target={"display": EVIL},
-        server={"name": EVIL, "version": EVIL},
+        server={"name": EVIL, "version": EVIL, "protocolVersion": EVIL},
         hosts=[host],
         hygiene=[finding],
         events=[{"code": EVIL, "message": EVIL}],
@@ -94,5 +98,5 @@ def test_a_report_of_any_shape_renders() -> None:
             {"hosts": [1, {"hostId": "h", "findings": [2, {"evidence": "e", "tools": 5}], "lanes": []}]},
         ],
     }
-    page = render_html(odd)
+    page = render_html(cast(ReportDocument, odd))  # a saved report is rendered whatever its shape
     assert page.startswith("<!DOCTYPE html>") and page.count("<section id=") == 2

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.report.json_text import json_text
+from hostcompat.report.indented_json import json_text
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)

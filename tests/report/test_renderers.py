@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from hostcompat.report import render_html, render_markdown, render_rich, render_sarif, render_text
-from tests.report.sample import document
+from tests.report.sample import document, server_info
 
 SARIF_SCHEMA = (
     Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ def test_text_says_each_finding_once_with_its_hosts() -> None:
 
 def test_text_drops_control_characters_a_server_sent() -> None:
     doc = document("works")
-    doc["servers"][0]["server"]["name"] = "evil\x1b[2Jname"
+    server_info(doc)["name"] = "evil\x1b[2Jname"
     assert "\x1b" not in render_text(doc)
 
 
@@ -82,7 +82,7 @@ def test_every_renderer_says_why_a_server_could_not_be_checked() -> None:
 
 def test_markdown_neutralises_control_characters_a_server_sent() -> None:
     doc = document("degraded")
-    doc["servers"][0]["server"]["name"] = "evil\x1bc\x1b]0;title\x07\u009b2J\u202ename"
+    server_info(doc)["name"] = "evil\x1bc\x1b]0;title\x07\u009b2J\u202ename"
     doc["servers"][0]["events"][0]["message"] = "line one\r\nhostcompat: forged \x1b[31mred"
     md = render_markdown(doc)
     assert not {"\x1b", "\x07", "\u009b", "\u202e", "\r"} & set(md)

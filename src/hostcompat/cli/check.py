@@ -16,25 +16,25 @@ from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
+from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
 from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
-from hostcompat.cli.snapshot import ProbeOptions, add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
-from hostcompat.terminal import clean_line, escape_json_text, is_terminal, write_json
+from hostcompat.report import REPORT_FORMATS
+from hostcompat.terminal import escape_json_text, is_terminal, write_json
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
-
-FORMATS = ("text", "json", "markdown", "sarif", "html")
+    from hostcompat.report.model import ReportDocument, TargetInfo
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser, allow_snapshot=True)
     add_probe_arguments(parser)
     parser.add_argument("--host", action="append", default=[], metavar="ID", help="only these hosts (id or alias)")
-    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--format", choices=REPORT_FORMATS, default="text")
     parser.add_argument(
         "--fail-on",
         choices=("blocked", "degraded", "unknown", "never"),
@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     options = probe_options(args, as_host)
     if options.calls.explicit and not live:
         raise InvalidInput("--call and --calls apply to live servers: a snapshot holds the calls made when taken")
-    snapshots = dict(zip((id(item) for item in live), _probe(live, options, args.concurrency), strict=True))
+    snapshots = dict(zip((id(item) for item in live), probe_all(live, options, args.concurrency), strict=True))
     snapshots.update(offline)
     entries = []
     budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
@@ -115,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
             notes=notes,
             host_contexts=host_contexts,
         )
-        entries.append(_redactor(item).json(entry, urls=False))
+        entries.append(planned_redactor(item).json(entry, urls=False))
     document = report_document(entries)
     _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
@@ -152,17 +152,8 @@ def _host_contexts(texts: list[str], catalog: Catalog) -> dict[str | None, HostC
     return contexts
 
 
-def _redactor(item: Planned) -> Redactor:
-    """The secret values of a live target, none for a snapshot file (its report part must not hold them either)."""
-    if item.target is None:
-        return Redactor()
-    from hostcompat.probe.target import target_redactor
-
-    return target_redactor(item.target)
-
-
-def _target_info(item: Planned) -> dict[str, Any]:
-    info: dict[str, Any] = {"display": item.label}
+def _target_info(item: Planned) -> TargetInfo:
+    info: TargetInfo = {"display": item.label}
     if item.config is not None:
         info["config"] = item.config
     if item.snapshot is not None:
@@ -170,58 +161,15 @@ def _target_info(item: Planned) -> dict[str, Any]:
     return info
 
 
-def _probe(live: list[Planned], options: ProbeOptions, concurrency: int | None) -> list[Snapshot]:
-    """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display."""
-    if not live:
-        return []
-    import anyio
-
-    from hostcompat.probe import capture_many
-
-    targets = [item.target for item in live if item.target is not None]
-
-    async def run() -> list[Snapshot]:
-        return await capture_many(
-            targets,
-            limits=options.limits,
-            advertise=options.advertise,
-            era=options.era,
-            client_info=options.client_info,
-            concurrency=concurrency,
-            calls=options.calls,
-        )
-
-    names = ", ".join(clean_line(item.label) for item in live[:3]) + (", …" if len(live) > 3 else "")
-    status = _status(f"probing {len(targets)} server{'s' if len(targets) != 1 else ''}: {names}")
-    try:
-        return anyio.run(run)
-    finally:
-        if status is not None:
-            status.stop()
-
-
-def _status(message: str) -> Any:
-    """A spinner on standard error when it is a terminal and `rich` is installed; None otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    try:
-        from rich.console import Console
-        from rich.text import Text
-    except ImportError:
-        sys.stderr.write(message + "\n")
-        return None
-    status = Console(stderr=True).status(Text(message))  # a Text: a server's name is never read as markup
-    status.start()
-    return status
-
-
-def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
+def _write(document: ReportDocument, args: argparse.Namespace) -> None:
     """The report to standard output or `-o FILE`; JSON and SARIF that reach a terminal have control characters
     escaped (the text and Markdown renderers neutralise them themselves).
     """
     if args.output is None and args.format == "text" and is_terminal(sys.stdout) and _render_rich(document):
         return
-    text = render(document, args.format)
+    from hostcompat.report.render import render_report
+
+    text = render_report(document, args.format)
     is_json = args.format in ("json", "sarif")
     if args.output is None:
         if is_json:
@@ -237,38 +185,11 @@ def _write(document: dict[str, Any], args: argparse.Namespace) -> None:
         write_output(args.output, text)
 
 
-def _render_rich(document: dict[str, Any]) -> bool:
+def _render_rich(document: ReportDocument) -> bool:
     """The report on a terminal, with `rich` (False when it is not installed); loads only for a terminal."""
     from hostcompat.report.text import render_rich
 
     return render_rich(document, sys.stdout)
-
-
-def render(document: dict[str, Any], fmt: str) -> str:
-    """The report document in one of `FORMATS`, as text.
-
-    Each format imports only its own renderer: an offline check pays for one, not for all four.
-    """
-    if fmt == "json":
-        from hostcompat.report.json_text import json_text
-
-        return json_text(document)
-    if fmt == "sarif":
-        from hostcompat.report.json_text import json_text
-        from hostcompat.report.sarif import render_sarif
-
-        return json_text(render_sarif(document))
-    if fmt == "markdown":
-        from hostcompat.report.markdown import render_markdown
-
-        return render_markdown(document)
-    if fmt == "html":
-        from hostcompat.report.html import render_html
-
-        return render_html(document)
-    from hostcompat.report.text import render_text
-
-    return render_text(document)
 
 
 COMMAND = Command(
@@ -280,4 +201,4 @@ COMMAND = Command(
     run=_run,
 )
 
-__all__ = ["COMMAND", "FORMATS", "render"]
+__all__ = ["COMMAND"]

@@ -17,6 +17,7 @@ from hostcompat.clients.rewrites.operations import OPERATIONS
 from hostcompat.clients.rules import Rule, load_rules
 from hostcompat.errors import CatalogError
 from hostcompat.terminal import clean_line
+from hostcompat.wire_json import WireObject
 
 USAGE_ERROR = 2
 """The exit code for unusable input (a rule file that does not load)."""
@@ -36,9 +37,9 @@ def _operation_summary(op: str) -> str:
     return operation.summary if operation is not None else ""
 
 
-def describe_rule(rule: Rule) -> dict[str, Any]:
+def describe_rule(rule: Rule) -> WireObject:
     """One rule as a JSON object: id, clients and versions, methods, trigger, rewrite, source, date."""
-    described: dict[str, Any] = {
+    described: WireObject = {
         "id": rule.id,
         "title": rule.title,
         "enabled": rule.enabled,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -17,6 +16,7 @@ from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.apps.meta.access import get_tool_ui
 from hostcompat.apps.modes import Mode, select_tool_mode
 from hostcompat.cli._command import Command, no_arguments
+from hostcompat.wire_json import WireJSON
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class ClientKind:
     """One kind of client: a label and the capabilities it sends at `initialize`."""
 
     label: str
-    capabilities: Mapping[str, Any]
+    capabilities: WireJSON
 
 
 CLIENT_KINDS: tuple[ClientKind, ...] = (

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
+from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
 from hostcompat.cli._targets import add_target_arguments, plan_targets
-from hostcompat.cli.snapshot import add_probe_arguments, as_host_profile, probe_options
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -31,11 +31,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.cli._observing import observe
-    from hostcompat.cli.check import _probe, _redactor
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.redaction import Redactor
-    from hostcompat.report.json_text import json_text
+    from hostcompat.report.indented_json import json_text
 
     planned = plan_targets(args)
     if len(planned) != 1:
@@ -46,9 +45,9 @@ def _run(args: argparse.Namespace) -> int:
     if item.snapshot is not None:  # written by any version: redacted again, like check does
         snapshot = read_snapshot(item.snapshot).redacted(Redactor())
     else:
-        snapshot = _probe([item], probe_options(args, as_host_profile(args, catalog)), None)[0]
+        snapshot = probe_all([item], probe_options(args, as_host_profile(args, catalog)), None)[0]
     observation, notes = observe(snapshot, catalog, host_ids, args)
-    redactor = _redactor(item)  # what a widget echoes back (a token in a tool result) is the server's secret too
+    redactor = planned_redactor(item)  # what a widget echoes back (a token in a tool result) is the server's secret too
     if args.format == "json":
         document = {"notes": notes, **({} if observation is None else observation.to_dict())}
         sys.stdout.write(json_text(redactor.json(document, urls=False)))

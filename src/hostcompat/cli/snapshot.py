@@ -4,148 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Final
 
-from hostcompat.cli._as_host import CLIENT_VERSION, present_as
 from hostcompat.cli._command import Command
-from hostcompat.cli._targets import add_target_arguments, limits_from, plan_targets
+from hostcompat.cli._probing import add_probe_arguments, as_host_profile, probe_options
+from hostcompat.cli._targets import add_target_arguments, plan_targets
 from hostcompat.errors import InvalidInput
-from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_from_json, parse_call
-from hostcompat.probe.limits import Limits
-from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.terminal import clean_line
-
-if TYPE_CHECKING:
-    from hostcompat.engine.catalog.model import Catalog, HostProfile
-
-MAX_CALLS_FILE_BYTES: Final = 4 * 1024 * 1024
-"""The largest `--calls` file read."""
-
-
-def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
-    """How the probe presents itself (shared with `check`)."""
-    parser.add_argument(
-        "--advertise",
-        choices=("mcp-apps", "none"),
-        default=None,
-        help="the client capability to advertise: the MCP Apps extension (the default) or none, to see what the "
-        "server does for a client without it",
-    )
-    parser.add_argument("--era", choices=("auto", "legacy", "modern"), default="auto", help="protocol era to speak")
-    parser.add_argument("--client-name", help="the clientInfo name to send (servers that detect hosts read it)")
-    parser.add_argument(
-        "--as-host",
-        metavar="ID",
-        help="meet the server as this catalog host would: its clientInfo name, and the MCP Apps extension only if "
-        "it renders MCP Apps (--advertise and --client-name still win)",
-    )
-    parser.add_argument(
-        "--call",
-        action="append",
-        default=[],
-        metavar="TOOL=JSON",
-        help="call this tool with these arguments (a JSON object; TOOL alone: none) and keep its result as evidence; "
-        "repeatable. Named tools are called even when not read-only: name only tools that are safe to call",
-    )
-    parser.add_argument(
-        "--calls",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help='a JSON file of tools to call: {"TOOL": {arguments}, …} or [{"tool": "TOOL", "arguments": {…}}, …]',
-    )
-    parser.add_argument(
-        "--no-calls",
-        action="store_true",
-        help="call no tool on its own (by default tools annotated readOnlyHint that need no arguments are called); "
-        "tools named with --call or --calls are still called",
-    )
-
-
-@dataclass(frozen=True)
-class ProbeOptions:
-    """How to probe, as the options ask: the arguments of `hostcompat.probe.capture` besides the target."""
-
-    limits: Limits
-    advertise: Advertise
-    era: Era
-    client_info: Mapping[str, str] | None
-    calls: CallPlan = DEFAULT_CALLS
-
-
-def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
-    """The probe options the arguments ask for; `host` is the catalog host `--as-host` names (None without it)."""
-    presented = present_as(host) if host is not None else None
-    if presented is not None and presented.note is not None and not args.client_name:
-        sys.stderr.write(f"hostcompat: {presented.note}\n")
-    if args.advertise is not None:
-        advertise: Advertise = None if args.advertise == "none" else MCP_APPS
-    else:
-        advertise = MCP_APPS if presented is None else presented.advertise
-    if args.client_name:
-        client_info: Mapping[str, str] | None = {"name": args.client_name, "version": CLIENT_VERSION}
-    else:
-        client_info = None if presented is None else presented.client_info
-    return ProbeOptions(
-        limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info, calls=call_plan(args)
-    )
-
-
-def call_plan(args: argparse.Namespace) -> CallPlan:
-    """The tool calls the options ask for: `--calls` files first, then each `--call`, and `--no-calls`.
-
-    Raises:
-        InvalidInput: a `--call` that is not TOOL=JSON, or a `--calls` file that cannot be read or is malformed.
-    """
-    explicit = [call for path in args.calls for call in _read_calls_file(path)]
-    explicit += [_parse_call_option(text) for text in args.call]
-    return CallPlan(auto=not args.no_calls, explicit=tuple(explicit))
-
-
-def _parse_call_option(text: str) -> ExplicitCall:
-    try:
-        return parse_call(text)
-    except InvalidInput as error:
-        raise InvalidInput(f"--call {text!r}: {error.message}", value=text) from error
-
-
-def _read_calls_file(path: str) -> tuple[ExplicitCall, ...]:
-    import json
-
-    source = Path(path)
-    try:
-        if not source.is_file():
-            raise InvalidInput(f"--calls {path!r}: not a regular file", value=path)
-        with source.open("rb") as stream:
-            data = stream.read(MAX_CALLS_FILE_BYTES + 1)
-    except OSError as error:
-        raise InvalidInput(f"--calls {path!r}: cannot read it: {error.strerror or error}", value=path) from error
-    if len(data) > MAX_CALLS_FILE_BYTES:
-        raise InvalidInput(f"--calls {path!r}: larger than {MAX_CALLS_FILE_BYTES} bytes", value=path)
-    try:
-        parsed = json.loads(data)
-    except (ValueError, RecursionError) as error:
-        raise InvalidInput(f"--calls {path!r}: not JSON: {error}", value=path) from error
-    return calls_from_json(parsed, f"--calls {path!r}")
-
-
-def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) -> HostProfile | None:
-    """The catalog host `--as-host` names (the bundled catalog unless given one); None without the option.
-
-    Raises:
-        CatalogError: no host, or more than one, has that id or alias.
-    """
-    if not args.as_host:
-        return None
-    if catalog is None:
-        from hostcompat.engine.catalog.load import load_catalog
-
-        catalog = load_catalog()
-    return catalog.get(args.as_host)
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -200,4 +65,4 @@ COMMAND = Command(
     run=_run,
 )
 
-__all__ = ["COMMAND", "ProbeOptions", "add_probe_arguments", "as_host_profile", "call_plan", "probe_options"]
+__all__ = ["COMMAND"]

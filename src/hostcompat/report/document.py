@@ -8,10 +8,24 @@ server's own MCP Apps hygiene findings, and what the probe saw happen (timeouts,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 from hostcompat._version import __version__
 from hostcompat.errors import InvalidInput
+from hostcompat.wire_json import WireJSON
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import (
+        EventEntry,
+        FindingEntry,
+        HostEntry,
+        ReportDocument,
+        RequirementsEntry,
+        ServerEntry,
+        ServerInfo,
+        Summary,
+        TargetInfo,
+    )
 
 REPORT_SCHEMA: Final = "hostcompat.report/1"
 VERDICTS: Final = ("works", "unknown", "degraded", "blocked")
@@ -28,20 +42,22 @@ EXIT_USAGE: Final = 2
 
 def server_entry(
     *,
-    target: Mapping[str, Any],
-    server: Mapping[str, Any] | None,
-    hosts: Sequence[Mapping[str, Any]],
-    hygiene: Sequence[Mapping[str, Any]] = (),
-    events: Sequence[Mapping[str, Any]] = (),
-    requirements: Mapping[str, Any] | None = None,
+    target: TargetInfo | WireJSON,
+    server: ServerInfo | WireJSON | None,
+    hosts: Sequence[HostEntry | WireJSON],
+    hygiene: Sequence[FindingEntry | WireJSON] = (),
+    events: Sequence[EventEntry | WireJSON] = (),
+    requirements: RequirementsEntry | WireJSON | None = None,
     error: str | None = None,
-) -> dict[str, Any]:
-    """One server's part of the document; `hosts` are host reports in their JSON form.
+) -> ServerEntry:
+    """One server's part of the document, each part copied.
 
+    Every part is given in its typed form or as the JSON the engine builds of it, which has that shape: `hosts`
+    are `HostReport.to_dict()`, `hygiene` `Finding.to_dict()` and `requirements` `ServerRequirements.to_dict()`.
     `error` says why the server could not be checked (its config entry cannot be resolved, the probe could not
     reach it or did not complete); such a server fails the run whatever `--fail-on` says.
     """
-    return {
+    entry = {
         "target": dict(target),
         "error": error,
         "server": dict(server) if server is not None else None,
@@ -51,25 +67,27 @@ def server_entry(
         "events": [dict(event) for event in events],
         "summary": summarize(hosts),
     }
+    return cast("ServerEntry", entry)
 
 
-def report_document(servers: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """The whole document for one run."""
-    return {
+def report_document(servers: Iterable[ServerEntry | WireJSON]) -> ReportDocument:
+    """The whole document for one run, from each server's part (`server_entry`, or that part as JSON)."""
+    document = {
         "schema": REPORT_SCHEMA,
         "tool": {"name": "hostcompat", "version": __version__},
         "servers": [dict(server) for server in servers],
     }
+    return cast("ReportDocument", document)
 
 
-def summarize(hosts: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+def summarize(hosts: Iterable[HostEntry | WireJSON]) -> Summary:
     """How many hosts got each verdict."""
     counts = dict.fromkeys(VERDICTS, 0)
     for host in hosts:
         verdict = host.get("verdict")
         if verdict in counts:
             counts[verdict] += 1
-    return counts
+    return cast("Summary", counts)
 
 
 def verdict_rank(verdict: str) -> int:
@@ -77,7 +95,7 @@ def verdict_rank(verdict: str) -> int:
     return VERDICTS.index(verdict) if verdict in VERDICTS else VERDICTS.index("unknown")
 
 
-def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
+def exit_code(document: ReportDocument, fail_on: FailOn = "blocked") -> int:
     """`EXIT_FAILED` when a server could not be checked (an `error`, no `server` info or no host verdicts), whatever
     `fail_on` says, or when any host verdict is at or past `fail_on`; `EXIT_OK` otherwise.
     """
@@ -95,7 +113,7 @@ def exit_code(document: Mapping[str, Any], fail_on: FailOn = "blocked") -> int:
     return EXIT_OK
 
 
-def check_document(raw: object) -> Mapping[str, Any]:
+def check_document(raw: object) -> ReportDocument:
     """`raw` as a report document of a known schema, or `InvalidInput` naming what is wrong."""
     if not isinstance(raw, Mapping):
         raise InvalidInput("a report document must be a JSON object", value=raw)
@@ -104,7 +122,7 @@ def check_document(raw: object) -> Mapping[str, Any]:
     servers = raw.get("servers")
     if not isinstance(servers, list) or not all(isinstance(server, Mapping) for server in servers):
         raise InvalidInput("a report document's 'servers' must be a list of objects", value=servers)
-    return raw
+    return cast("ReportDocument", raw)
 
 
 __all__ = [

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from hostcompat.wire_json import WireJSON
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import EventEntry, FindingEntry, HostEntry, ServerEntry
 
 _SEVERITY_ORDER = {"blocker": 0, "degraded": 1, "info": 2}
 _TEXT_FIELDS: Final = (
@@ -29,7 +34,7 @@ _LIST_FIELDS: Final = ("tools", "resources")
 class FindingGroup:
     """One finding (as first seen) and every host it was reported for."""
 
-    finding: Mapping[str, Any]
+    finding: FindingEntry
     hosts: tuple[str, ...]
 
 
@@ -42,7 +47,7 @@ class UnknownReasons:
     reasons: tuple[str, ...]
 
 
-def _key(finding: Mapping[str, Any]) -> tuple[Any, ...]:
+def _key(finding: WireJSON) -> tuple[Any, ...]:
     texts = tuple(str(finding.get(field)) if finding.get(field) is not None else None for field in _TEXT_FIELDS)
     lists = tuple(
         tuple(str(item) for item in value) if isinstance(value := finding.get(field), list) else ()
@@ -51,14 +56,12 @@ def _key(finding: Mapping[str, Any]) -> tuple[Any, ...]:
     return texts + lists
 
 
-def group_findings(hosts: Sequence[Any]) -> list[FindingGroup]:
+def group_findings(hosts: Sequence[HostEntry]) -> list[FindingGroup]:
     """Findings that print the same, with their hosts; worst severity first, then by rule id, else in host order."""
     order: list[tuple[Any, ...]] = []
-    first: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    first: dict[tuple[Any, ...], FindingEntry] = {}
     where: dict[tuple[Any, ...], list[str]] = {}
-    for host in hosts:
-        if not isinstance(host, Mapping):
-            continue
+    for host in _objects(hosts):
         label = str(host.get("hostLabel") or host.get("hostId"))
         findings = host.get("findings")
         for finding in findings if isinstance(findings, list) else ():
@@ -67,7 +70,7 @@ def group_findings(hosts: Sequence[Any]) -> list[FindingGroup]:
             key = _key(finding)
             if key not in first:
                 order.append(key)
-                first[key] = finding
+                first[key] = cast("FindingEntry", finding)
                 where[key] = []
             if label not in where[key]:
                 where[key].append(label)
@@ -76,18 +79,23 @@ def group_findings(hosts: Sequence[Any]) -> list[FindingGroup]:
     return groups
 
 
-def other_events(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def other_events(server: ServerEntry) -> list[EventEntry]:
     """The server's events, less those whose message its `error` already quotes."""
     error = str(server.get("error") or "")
     raw = server.get("events")
-    events = [event for event in raw if isinstance(event, Mapping)] if isinstance(raw, list) else []
-    return [event for event in events if not (error and event.get("message") and str(event["message"]) in error)]
+    events = _objects(raw) if isinstance(raw, list) else []
+    return [
+        cast("EventEntry", event)
+        for event in events
+        if not (error and event.get("message") and str(event["message"]) in error)
+    ]
 
 
-def unknown_reasons(hosts: Sequence[Mapping[str, Any]]) -> list[UnknownReasons]:
+def unknown_reasons(hosts: Sequence[HostEntry]) -> list[UnknownReasons]:
     """Each lane of each host that gave reasons for an unknown verdict, in host and lane order."""
     out: list[UnknownReasons] = []
-    for host in hosts:
+    raw: Sequence[WireJSON] = hosts  # read as the untyped JSON a saved report may hold
+    for host in raw:
         label = str(host.get("hostLabel") or host.get("hostId"))
         lanes = host.get("lanes")
         for lane, verdict in lanes.items() if isinstance(lanes, Mapping) else ():
@@ -95,6 +103,11 @@ def unknown_reasons(hosts: Sequence[Mapping[str, Any]]) -> list[UnknownReasons]:
             if isinstance(reasons, list) and reasons:
                 out.append(UnknownReasons(label, str(lane), tuple(str(reason) for reason in reasons)))
     return out
+
+
+def _objects(items: object) -> list[WireJSON]:
+    """The objects among `items` (a saved report is read as it is: what is not an object is not read as one)."""
+    return [item for item in items if isinstance(item, Mapping)] if isinstance(items, (list, tuple)) else []
 
 
 __all__ = ["FindingGroup", "UnknownReasons", "group_findings", "other_events", "unknown_reasons"]

@@ -11,11 +11,15 @@ import base64
 import hashlib
 import html
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from hostcompat.report.document import VERDICTS
 from hostcompat.report.grouping import group_findings, other_events
 from hostcompat.terminal import is_unsafe
+from hostcompat.wire_json import WireJSON
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import HostEntry, ReportDocument, ServerEntry
 
 _SEVERITIES: Final = ("blocker", "degraded", "info")
 
@@ -86,7 +90,7 @@ def _text(value: object) -> str:
     return html.escape(cleaned, quote=True)
 
 
-def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report") -> str:
+def render_html(document: ReportDocument, *, title: str = "hostcompat report") -> str:
     """The whole report as one HTML document (UTF-8 text)."""
     servers = [server for server in _items(document.get("servers")) if isinstance(server, Mapping)]
     hosts = _host_columns(servers)
@@ -110,7 +114,7 @@ def render_html(document: Mapping[str, Any], *, title: str = "hostcompat report"
     return "".join(parts)
 
 
-def _obj(value: object) -> Mapping[str, Any]:
+def _obj(value: object) -> WireJSON:
     """`value` when it is an object, else an empty one: a saved report is rendered whatever its shape."""
     return value if isinstance(value, Mapping) else {}
 
@@ -120,7 +124,7 @@ def _items(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _hosts(server: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _hosts(server: WireJSON) -> list[WireJSON]:
     return [host for host in _items(server.get("hosts")) if isinstance(host, Mapping)]
 
 
@@ -128,7 +132,7 @@ def _count(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _host_columns(servers: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+def _host_columns(servers: Sequence[WireJSON]) -> list[tuple[str, str]]:
     """(host id, label) of every host any server was judged on, in first-seen order."""
     seen: dict[str, str] = {}
     for server in servers:
@@ -153,13 +157,13 @@ def _filters() -> str:
     )
 
 
-def _server_name(server: Mapping[str, Any]) -> str:
+def _server_name(server: WireJSON) -> str:
     info = _obj(server.get("server"))
     target = _obj(server.get("target"))
     return str(info.get("name") or target.get("display") or "server")
 
 
-def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str]]) -> str:
+def _matrix(servers: Sequence[WireJSON], hosts: Sequence[tuple[str, str]]) -> str:
     head = "".join(f'<th class="host" scope="col">{_text(label)}</th>' for _, label in hosts)
     rows = []
     for index, server in enumerate(servers):
@@ -183,12 +187,12 @@ def _matrix(servers: Sequence[Mapping[str, Any]], hosts: Sequence[tuple[str, str
     )
 
 
-def _verdict(host: Mapping[str, Any]) -> str:
+def _verdict(host: WireJSON) -> str:
     verdict = str(host.get("verdict"))
     return verdict if verdict in VERDICTS else "unknown"
 
 
-def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple[str, str]]) -> str:
+def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str]]) -> str:
     info = _obj(server.get("server"))
     target = _obj(server.get("target"))
     columns = {host_id: column for column, (host_id, _) in enumerate(hosts)}
@@ -201,7 +205,7 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
     ]
     if server.get("error"):
         parts.append(f'<p class="unchecked"><strong>Could not be checked:</strong> {_text(server["error"])}</p>')
-    events = [event for event in other_events(server) if isinstance(event, Mapping)]
+    events = other_events(cast("ServerEntry", server))
     if events:
         items = "".join(
             f"<li><code>{_text(event.get('code', ''))}</code> {_text(event.get('message', ''))}</li>"
@@ -216,12 +220,12 @@ def _server_section(index: int, server: Mapping[str, Any], hosts: Sequence[tuple
         parts.append('<h3>Server hygiene</h3><div class="host">')
         parts.extend(_finding(finding) for finding in hygiene)
         parts.append("</div>")
-    groups = group_findings(_hosts(server))
+    groups = group_findings(cast("list[HostEntry]", _hosts(server)))
     parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
     return "".join(parts)
 
 
-def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
+def _host_block(index: int, column: int, host: WireJSON) -> str:
     verdict = _verdict(host)
     findings = [finding for finding in _items(host.get("findings")) if isinstance(finding, Mapping)]
     lanes = _obj(host.get("lanes"))
@@ -235,7 +239,7 @@ def _host_block(index: int, column: int, host: Mapping[str, Any]) -> str:
     )
 
 
-def _finding(finding: Mapping[str, Any]) -> str:
+def _finding(finding: WireJSON) -> str:
     severity = str(finding.get("severity"))
     severity = severity if severity in _SEVERITIES else "info"
     rows: list[tuple[str, str]] = []

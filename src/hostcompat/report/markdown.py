@@ -8,11 +8,13 @@ inject markup.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-from hostcompat.report.grouping import group_findings, other_events, unknown_reasons
+from hostcompat.report.view import FindingView, report_view
 from hostcompat.terminal import clean_line
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument
 
 _ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
@@ -25,79 +27,65 @@ def escape_markdown(text: object) -> str:
     return _ESCAPE.sub(r"\\\1", clean_line(text))
 
 
-def _finding_lines(finding: Mapping[str, Any], where: str, hosts: tuple[str, ...] = ()) -> list[str]:
-    tools = ", ".join(f"`{escape_markdown(tool)}`" for tool in finding.get("tools") or ())
-    head = f"- **{escape_markdown(finding.get('ruleId'))}** ({escape_markdown(finding.get('severity'))}{where}): "
-    line = head + escape_markdown(finding.get("title", ""))
+def _finding_lines(finding: FindingView) -> list[str]:
+    tools = ", ".join(f"`{escape_markdown(tool)}`" for tool in finding.tools)
+    head = f"- **{escape_markdown(finding.rule_id)}** ({escape_markdown(finding.severity)}): "
+    line = head + escape_markdown(finding.title)
     if tools:
         line += f" — tools: {tools}"
     lines = [line]
-    if hosts:
-        lines.append("  *Hosts:* " + ", ".join(escape_markdown(host) for host in hosts))
-    lines.append(f"  {escape_markdown(finding.get('detail', ''))}")
-    if finding.get("remediation"):
-        lines.append(f"  *Fix:* {escape_markdown(finding['remediation'])}")
-    source = finding.get("factSource")
-    if source:
+    if finding.hosts:
+        lines.append("  *Hosts:* " + ", ".join(escape_markdown(host) for host in finding.hosts))
+    lines.append(f"  {escape_markdown(finding.detail)}")
+    if finding.remediation is not None:
+        lines.append(f"  *Fix:* {escape_markdown(finding.remediation)}")
+    fact = finding.fact
+    if fact is not None:
         lines.append(
-            f"  *Host fact:* {escape_markdown(finding.get('provenance', 'unknown'))}, {escape_markdown(source)}"
-            f" ({escape_markdown(finding.get('factDate', 'undated'))})"
+            f"  *Host fact:* {escape_markdown(fact.provenance)}, {escape_markdown(fact.source)}"
+            f" ({escape_markdown(fact.date)})"
         )
     return lines
 
 
-def render_markdown(document: Mapping[str, Any]) -> str:
+def render_markdown(document: ReportDocument) -> str:
     """The Markdown report."""
     out: list[str] = []
-    for server in document.get("servers", ()):
-        target = server.get("target") or {}
-        info = server.get("server") or {}
-        title = info.get("name") or target.get("display") or "server"
-        out.append(f"## {escape_markdown(title)}")
+    for server in report_view(document).servers:
+        out.append(f"## {escape_markdown(server.name)}")
         out.append("")
-        if target.get("display"):
-            out.append(f"Target: `{escape_markdown(target['display'])}`")
+        if server.has_display:
+            out.append(f"Target: `{escape_markdown(server.display)}`")
             out.append("")
-        if server.get("error"):
-            out.append(f"> **Could not be checked:** {escape_markdown(server['error'])}")
+        if server.error is not None:
+            out.append(f"> **Could not be checked:** {escape_markdown(server.error)}")
             out.append("")
-        hosts = server.get("hosts") or []
-        if hosts:
+        if server.hosts:
             out += ["| host | verdict | apps | server | findings |", "|---|---|---|---|---|"]
-            for host in hosts:
-                lanes = host.get("lanes") or {}
-                out.append(
-                    "| {} | {} | {} | {} | {} |".format(
-                        escape_markdown(host.get("hostLabel") or host.get("hostId")),
-                        _ICONS.get(str(host.get("verdict")), escape_markdown(host.get("verdict"))),
-                        escape_markdown((lanes.get("apps") or {}).get("verdict", "")),
-                        escape_markdown((lanes.get("server") or {}).get("verdict", "")),
-                        len(host.get("findings") or ()),
-                    )
-                )
+            for host in server.hosts:
+                verdict = _ICONS.get(host.verdict, escape_markdown(host.verdict))
+                cells = [escape_markdown(host.label), verdict, escape_markdown(host.apps), escape_markdown(host.server)]
+                out.append(f"| {' | '.join(cells)} | {host.findings} |")
             out.append("")
-        events = other_events(server)
-        for event in events:
-            out.append(f"> **{escape_markdown(event.get('code'))}**: {escape_markdown(event.get('message', ''))}")
-        if events:
+        for event in server.events:
+            out.append(f"> **{escape_markdown(event.code)}**: {escape_markdown(event.message)}")
+        if server.events:
             out.append("")
-        unknown = unknown_reasons(hosts)
-        if unknown:
+        if server.unknown:
             out += ["### Why unknown", ""]
-            for lane in unknown:
+            for lane in server.unknown:
                 where = f"- **{escape_markdown(lane.host)}** ({escape_markdown(lane.lane)} lane): "
                 out += [where + escape_markdown(reason) for reason in lane.reasons]
             out.append("")
-        groups = group_findings(hosts)
-        if groups:
+        if server.findings:
             out += ["### Findings", ""]
-            for group in groups:
-                out += _finding_lines(group.finding, "", group.hosts)
+            for finding in server.findings:
+                out += _finding_lines(finding)
             out.append("")
-        if server.get("hygiene"):
+        if server.hygiene:
             out += ["### Server hygiene", ""]
-            for finding in server["hygiene"]:
-                out += _finding_lines(finding, "")
+            for finding in server.hygiene:
+                out += _finding_lines(finding)
             out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -11,10 +11,14 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from hostcompat.errors import InvalidInput
 from hostcompat.report.document import check_document
+from hostcompat.wire_json import WireJSON, WireValue
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument, ServerEntry
 
 MAX_REPORT_BYTES: Final = 64 * 1024 * 1024
 """The largest report file `read_report` reads."""
@@ -24,7 +28,7 @@ _OBJECT_LISTS: Final = ("hosts", "hygiene", "events")
 _FINDING_NAMES: Final = ("tools", "resources")
 
 
-def read_report(path: str | os.PathLike[str], *, max_bytes: int = MAX_REPORT_BYTES) -> Mapping[str, Any]:
+def read_report(path: str | os.PathLike[str], *, max_bytes: int = MAX_REPORT_BYTES) -> ReportDocument:
     """A report document from a JSON file written by `hostcompat check --format json`.
 
     Raises:
@@ -54,7 +58,7 @@ def _read_at_most(stream: IO[bytes], size: int) -> bytes:
     return bytes(data)
 
 
-def report_from_json(text: str | bytes) -> Mapping[str, Any]:
+def report_from_json(text: str | bytes) -> ReportDocument:
     """A report document from JSON text, checked so that every renderer can render it.
 
     Raises:
@@ -73,7 +77,7 @@ def report_from_json(text: str | bytes) -> Mapping[str, Any]:
     return document
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> WireValue:
     raise ValueError(f"{name} is not JSON")
 
 
@@ -83,7 +87,8 @@ def _short(error: ValueError) -> str:
     return str(error)[:200]
 
 
-def _check_server(server: Mapping[str, Any], where: str) -> None:
+def _check_server(entry: ServerEntry, where: str) -> None:
+    server: WireJSON = entry  # read as the untyped JSON it still is
     for key in ("target", "server", "requirements", "summary"):
         _optional_object(server.get(key), f"{where}.{key}")
     for key in _OBJECT_LISTS:
@@ -111,17 +116,17 @@ def _check_finding(finding: object, where: str) -> None:
     _optional_list(finding.get("evidence"), f"{where}.evidence")
 
 
-def _object(value: object, where: str) -> Mapping[str, Any]:
+def _object(value: object, where: str) -> WireJSON:
     if not isinstance(value, Mapping):
         raise InvalidInput(f"{where} must be an object", value=value)
     return value
 
 
-def _optional_object(value: object, where: str) -> Mapping[str, Any]:
+def _optional_object(value: object, where: str) -> WireJSON:
     return {} if value is None else _object(value, where)
 
 
-def _optional_list(value: object, where: str) -> list[Any]:
+def _optional_list(value: object, where: str) -> list[WireValue]:
     if value is None:
         return []
     if not isinstance(value, list):

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, cast
 
 from hostcompat._version import __version__
+from hostcompat.wire_json import WireJSON, WireObject
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument, TargetInfo
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION: Final = "2.1.0"
@@ -22,7 +26,7 @@ _LEVELS: Final = {"blocker": "error", "degraded": "warning", "info": "note"}
 _UNSAFE_PATH = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def artifact_uri(target: Mapping[str, Any]) -> str:
+def artifact_uri(target: TargetInfo) -> str:
     """The file a server's results point at: its config or snapshot file, else `mcp-servers/<name>`."""
     for key in ("artifact", "config", "snapshot"):
         value = target.get(key)
@@ -32,9 +36,7 @@ def artifact_uri(target: Mapping[str, Any]) -> str:
     return f"mcp-servers/{_UNSAFE_PATH.sub('-', name).strip('-') or 'server'}"
 
 
-def _findings(
-    document: Mapping[str, Any],
-) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any] | None, Mapping[str, Any]]]:
+def _findings(document: WireJSON) -> Iterator[tuple[WireJSON, WireJSON | None, WireJSON]]:
     for server in document.get("servers", ()):
         for host in server.get("hosts") or ():
             for finding in host.get("findings") or ():
@@ -43,10 +45,8 @@ def _findings(
             yield server, None, finding
 
 
-def _result(
-    server: Mapping[str, Any], host: Mapping[str, Any] | None, finding: Mapping[str, Any], rule_index: int
-) -> dict[str, Any]:
-    target = server.get("target") or {}
+def _result(server: WireJSON, host: WireJSON | None, finding: WireJSON, rule_index: int) -> WireObject:
+    target = cast("TargetInfo", server.get("target") or {})
     where = f"on {host.get('hostLabel') or host.get('hostId')}" if host is not None else "(server hygiene)"
     text = f"{finding.get('title', '')} {where}: {finding.get('detail', '')}".strip()
     remediation = finding.get("remediation")
@@ -54,7 +54,7 @@ def _result(
         text += f" Fix: {remediation}"
     tools = [str(tool) for tool in finding.get("tools") or ()]
     resources = [str(uri) for uri in finding.get("resources") or ()]
-    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}
+    location: WireObject = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(target)}}}
     logical = [{"name": tool, "kind": "function"} for tool in tools]
     logical += [{"name": uri, "kind": "resource"} for uri in resources]
     if logical:
@@ -62,7 +62,7 @@ def _result(
     fingerprint = "|".join(
         [str(finding.get("ruleId")), artifact_uri(target), str(host.get("hostId")) if host else "", *tools, *resources]
     )
-    properties: dict[str, Any] = {"severity": finding.get("severity"), "lane": finding.get("lane")}
+    properties: WireObject = {"severity": finding.get("severity"), "lane": finding.get("lane")}
     if host is not None:
         properties.update(host=host.get("hostId"), verdict=host.get("verdict"))
     for key in ("provenance", "factSource", "factDate"):
@@ -79,9 +79,9 @@ def _result(
     }
 
 
-def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
+def _notification(server: WireJSON) -> WireObject:
     """A server that could not be checked, as an error notification of the run's invocation."""
-    target = server.get("target") or {}
+    target = cast("TargetInfo", server.get("target") or {})
     return {
         "level": "error",
         "message": {"text": f"{target.get('display', 'server')}: {server['error']}"},
@@ -89,14 +89,15 @@ def _notification(server: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
+def render_sarif(report: ReportDocument) -> WireObject:
     """The SARIF 2.1.0 log for a report document."""
-    rules: dict[str, dict[str, Any]] = {}
-    results: list[dict[str, Any]] = []
+    document: WireJSON = report  # read as the untyped JSON a saved report may hold
+    rules: dict[str, WireObject] = {}
+    results: list[WireObject] = []
     for server, host, finding in _findings(document):
         rule_id = str(finding.get("ruleId"))
         if rule_id not in rules:
-            rule: dict[str, Any] = {
+            rule: WireObject = {
                 "id": rule_id,
                 "name": rule_id,
                 "shortDescription": {"text": str(finding.get("title") or rule_id)},
@@ -107,7 +108,7 @@ def render_sarif(document: Mapping[str, Any]) -> dict[str, Any]:
             rules[rule_id] = rule
         results.append(_result(server, host, finding, list(rules).index(rule_id)))
     unchecked = [_notification(server) for server in document.get("servers", ()) if server.get("error")]
-    invocation: dict[str, Any] = {"executionSuccessful": not unchecked}
+    invocation: WireObject = {"executionSuccessful": not unchecked}
     if unchecked:
         invocation["toolExecutionNotifications"] = unchecked
     return {

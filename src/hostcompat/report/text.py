@@ -8,51 +8,49 @@ output is a terminal. Server-sent strings are printed as text, never interpreted
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from hostcompat.report.grouping import UnknownReasons, group_findings, other_events, unknown_reasons
+from hostcompat.report.grouping import UnknownReasons
+from hostcompat.report.view import FindingView, report_view
 from hostcompat.terminal import clean_line as _clean
+
+if TYPE_CHECKING:
+    from hostcompat.report.model import ReportDocument
 
 _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
 
 
-def render_text(document: Mapping[str, Any], *, width: int = 100) -> str:
+def render_text(document: ReportDocument, *, width: int = 100) -> str:
     """The plain-text report."""
     out: list[str] = []
-    for server in document.get("servers", ()):
-        target = server.get("target") or {}
-        info = server.get("server") or {}
-        name = _clean(info.get("name") or target.get("display") or "server")
-        version = f" {_clean(info['version'])}" if info.get("version") else ""
-        out.append(f"{name}{version}  ({_clean(target.get('display', ''))})")
-        if server.get("error"):
-            out.append(f"  could not be checked: {_clean(server['error'])}")
-        out.extend(f"  [{_clean(e.get('code'))}] {_clean(e.get('message', ''))}" for e in other_events(server))
-        hosts = server.get("hosts") or []
-        if hosts:
-            label_width = max(len(_clean(h.get("hostLabel") or h.get("hostId"))) for h in hosts)
-            for host in hosts:
-                verdict = str(host.get("verdict"))
-                label = _clean(host.get("hostLabel") or host.get("hostId"))
-                count = len(host.get("findings") or ())
-                noun = "finding" if count == 1 else "findings"
-                out.append(f"  {_MARKS.get(verdict, '??')} {label:<{label_width}}  {verdict:<8}  {count} {noun}")
-        summary = server.get("summary") or {}
-        out.append("  " + ", ".join(f"{summary.get(v, 0)} {v}" for v in ("works", "degraded", "blocked", "unknown")))
-        out += _unknown_block(unknown_reasons(hosts), width)
-        for group in group_findings(hosts):
-            out += _finding_block(group.finding, group.hosts, width)
-        if server.get("hygiene"):
+    for server in report_view(document).servers:
+        version = f" {_clean(server.version)}" if server.version is not None else ""
+        out.append(f"{_clean(server.name)}{version}  ({_clean(server.display)})")
+        if server.error is not None:
+            out.append(f"  could not be checked: {_clean(server.error)}")
+        out.extend(f"  [{_clean(event.code)}] {_clean(event.message)}" for event in server.events)
+        if server.hosts:
+            label_width = max(len(_clean(host.label)) for host in server.hosts)
+            for host in server.hosts:
+                noun = "finding" if host.findings == 1 else "findings"
+                out.append(
+                    f"  {_MARKS.get(host.verdict, '??')} {_clean(host.label):<{label_width}}  {host.verdict:<8}"
+                    f"  {host.findings} {noun}"
+                )
+        out.append("  " + ", ".join(f"{count} {verdict}" for verdict, count in server.summary))
+        out += _unknown_block(server.unknown, width)
+        for finding in server.findings:
+            out += _finding_block(finding, width)
+        if server.hygiene:
             out.append("")
             out.append("  Server hygiene:")
-            for finding in server["hygiene"]:
-                out += _finding_block(finding, (), width)
+            for finding in server.hygiene:
+                out += _finding_block(finding, width)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
-def _unknown_block(lanes: list[UnknownReasons], width: int) -> list[str]:
+def _unknown_block(lanes: tuple[UnknownReasons, ...], width: int) -> list[str]:
     if not lanes:
         return []
     lines = ["", "  Why unknown:"]
@@ -63,25 +61,22 @@ def _unknown_block(lanes: list[UnknownReasons], width: int) -> list[str]:
     return lines
 
 
-def _finding_block(finding: Mapping[str, Any], hosts: tuple[str, ...], width: int) -> list[str]:
+def _finding_block(finding: FindingView, width: int) -> list[str]:
     indent = "      "
-    head = f"  - {_clean(finding.get('ruleId'))} [{_clean(finding.get('severity'))}] {_clean(finding.get('title', ''))}"
+    head = f"  - {_clean(finding.rule_id)} [{_clean(finding.severity)}] {_clean(finding.title)}"
     lines = ["", head]
     body: list[str] = []
-    if hosts:
-        body.append("hosts: " + ", ".join(_clean(h) for h in hosts))
-    tools = finding.get("tools") or ()
-    if tools:
-        body.append("tools: " + ", ".join(_clean(t) for t in tools))
-    if finding.get("detail"):
-        body.append(_clean(finding["detail"]))
-    if finding.get("remediation"):
-        body.append("fix: " + _clean(finding["remediation"]))
-    if finding.get("factSource"):
-        body.append(
-            f"host fact: {_clean(finding.get('provenance', 'unknown'))}, {_clean(finding['factSource'])}"
-            f" ({_clean(finding.get('factDate', 'undated'))})"
-        )
+    if finding.hosts:
+        body.append("hosts: " + ", ".join(_clean(host) for host in finding.hosts))
+    if finding.tools:
+        body.append("tools: " + ", ".join(_clean(tool) for tool in finding.tools))
+    if finding.has_detail:
+        body.append(_clean(finding.detail))
+    if finding.remediation is not None:
+        body.append("fix: " + _clean(finding.remediation))
+    if finding.fact is not None:
+        fact = finding.fact
+        body.append(f"host fact: {_clean(fact.provenance)}, {_clean(fact.source)} ({_clean(fact.date)})")
     for paragraph in body:
         lines += _wrap(paragraph, width, indent, indent + "  ")
     return lines
@@ -94,8 +89,12 @@ def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     )
 
 
-def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | None = None) -> bool:
-    """Print the report with `rich` to `stream`; returns False (printing nothing) when `rich` is not installed."""
+def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None = None) -> bool:
+    """Print the report with `rich` to `stream`; returns False (printing nothing) when `rich` is not installed.
+
+    It says what `render_text` says (the same finding blocks, wrapped to the console), with a table of the hosts
+    that also gives each lane's verdict.
+    """
     try:
         from rich.console import Console
         from rich.table import Table
@@ -104,37 +103,29 @@ def render_rich(document: Mapping[str, Any], stream: TextIO, *, width: int | Non
         return False
     console = Console(file=stream, width=width, highlight=False)
     styles = {"works": "green", "degraded": "yellow", "blocked": "bold red", "unknown": "dim"}
-    for server in document.get("servers", ()):
-        target = server.get("target") or {}
-        info = server.get("server") or {}
-        title = Text(_clean(info.get("name") or target.get("display") or "server"), style="bold")
-        console.print(title, Text(f"  {_clean(target.get('display', ''))}", style="dim"))
-        if server.get("error"):
-            console.print(Text(f"  could not be checked: {_clean(server['error'])}", style="bold red"))
-        for event in other_events(server):
-            console.print(Text(f"  [{_clean(event.get('code'))}] {_clean(event.get('message', ''))}", style="yellow"))
+    for server in report_view(document).servers:
+        console.print(Text(_clean(server.name), style="bold"), Text(f"  {_clean(server.display)}", style="dim"))
+        if server.error is not None:
+            console.print(Text(f"  could not be checked: {_clean(server.error)}", style="bold red"))
+        for event in server.events:
+            console.print(Text(f"  [{_clean(event.code)}] {_clean(event.message)}", style="yellow"))
         table = Table(show_edge=False, pad_edge=False)
         for column in ("host", "verdict", "apps", "server", "findings"):
             table.add_column(column)
-        for host in server.get("hosts") or ():
-            verdict = str(host.get("verdict"))
-            lanes = host.get("lanes") or {}
+        for host in server.hosts:
             table.add_row(
-                Text(_clean(host.get("hostLabel") or host.get("hostId"))),
-                Text(verdict, style=styles.get(verdict, "")),
-                Text(str((lanes.get("apps") or {}).get("verdict", ""))),
-                Text(str((lanes.get("server") or {}).get("verdict", ""))),
-                Text(str(len(host.get("findings") or ()))),
+                Text(_clean(host.label)),
+                Text(host.verdict, style=styles.get(host.verdict, "")),
+                Text(host.apps),
+                Text(host.server),
+                Text(str(host.findings)),
             )
         console.print(table)
-        for line in _unknown_block(unknown_reasons(server.get("hosts") or ()), console.width - 2):
+        lines = _unknown_block(server.unknown, console.width - 2)
+        for finding in (*server.findings, *server.hygiene):
+            lines += _finding_block(finding, console.width - 2)
+        for line in lines:
             console.print(Text(line))
-        for group in group_findings(server.get("hosts") or ()):
-            for line in _finding_block(group.finding, group.hosts, console.width - 2):
-                console.print(Text(line))
-        for finding in server.get("hygiene") or ():
-            for line in _finding_block(finding, (), console.width - 2):
-                console.print(Text(line))
         console.print()
     return True
 

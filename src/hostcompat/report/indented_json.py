@@ -13,6 +13,8 @@ import json
 from json.encoder import encode_basestring
 from typing import Any, Final
 
+from hostcompat.wire_json import WireValue
+
 _INDENT: Final = "  "
 _CONSTANTS: Final = {True: "true", False: "false"}
 
@@ -21,7 +23,7 @@ class _NotPlain(Exception):
     """A value this encoder leaves to `json.dumps`."""
 
 
-def json_text(value: Any) -> str:
+def json_text(value: WireValue) -> str:
     """`value` as two-space indented JSON (non-ASCII kept), newline-terminated: `json.dumps(..., indent=2)`."""
     parts: list[str] = []
     try:
