@@ -27,8 +27,8 @@ from hostcompat.observe.widget import widget_jobs
 from hostcompat.probe.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.observe.support import corpus_snapshot  # noqa: E402
+sys.path.insert(0, str(ROOT))  # testkit: the corpus helpers shared with the tests
+from testkit.snapshots import corpus_snapshot  # noqa: E402
 
 PACKAGES = (
     "server-basic-react",

@@ -17,9 +17,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # the corpus helpers live with the tests
+    sys.path.insert(0, str(ROOT))  # testkit: the corpus helpers shared with the tests
 
-from tests.engine.widget_corpus import (  # noqa: E402  (imports follow the path set-up above)
+from hostcompat.engine.scan.needs import ALL_NEEDS  # noqa: E402
+from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source  # noqa: E402
+from testkit.widget_corpus import (  # noqa: E402  (imports follow the path set-up above)
     MCPJAM_PATTERNS,
     NAIVE_NEEDLES,
     Score,
@@ -34,9 +36,6 @@ from tests.engine.widget_corpus import (  # noqa: E402  (imports follow the path
     read_corpus,
     score,
 )
-
-from hostcompat.engine.scan.needs import ALL_NEEDS  # noqa: E402
-from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source  # noqa: E402
 
 NO_MATCH_CHARS = 50_000_000
 _ABSENT = "\x00hostcompat-absent-needle\x00"

@@ -4,8 +4,8 @@ Starts every widget server installed in `interop/node_modules` over stdio throug
 writes, per package, its `tools` (with `_meta`) and each `ui://` resource's `resources/read` content items. Two kinds
 of widget have no server to start, and are written the same way with their source named: the built widgets a
 package ships next to the metadata its server would serve (`package-file`), mcp-ui resources made by
-`@mcp-ui/server`'s own `createUIResource` from the hand-written pages in `tests/engine/fixtures/mcp_ui/`, and
-skybridge views (`tests/engine/fixtures/skybridge/*.jsx`, hand-written) bundled with the pinned skybridge by esbuild.
+`@mcp-ui/server`'s own `createUIResource` from the hand-written pages in `testkit/widget_pages/mcp_ui/`, and
+skybridge views (`testkit/widget_pages/skybridge/*.jsx`, hand-written) bundled with the pinned skybridge by esbuild.
 
 Run after `npm ci` in interop/: `python scripts/capture_widgets.py [--out interop/corpus]`. Exits 1 when a server
 could not be captured whole, so a broken corpus fails CI instead of shrinking the test set.
@@ -34,8 +34,8 @@ from hostcompat.probe import Limits, Snapshot, StdioTarget, capture_many
 REPO: Final = Path(__file__).resolve().parents[1]
 INTEROP: Final = REPO / "interop"
 NODE_MODULES: Final = INTEROP / "node_modules"
-MCP_UI_PAGES: Final = REPO / "tests" / "engine" / "fixtures" / "mcp_ui"
-SKYBRIDGE_VIEWS: Final = REPO / "tests" / "engine" / "fixtures" / "skybridge"
+MCP_UI_PAGES: Final = REPO / "testkit" / "widget_pages" / "mcp_ui"
+SKYBRIDGE_VIEWS: Final = REPO / "testkit" / "widget_pages" / "skybridge"
 CORPUS_SCHEMA: Final = "hostcompat.widget-corpus/1"
 """The format of `index.json` and of each package file; the corpus test refuses any other."""
 

@@ -1,8 +1,16 @@
+"""Shared fixtures; puts the repository root on `sys.path` so the tests import `testkit` (shared with bench/)."""
+
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.report import schema_check
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.report import schema_check  # noqa: E402  (after the path set-up above)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote
 
+from hostcompat.wire_json import WireJSON, WireObject
+
 REDACTED: Final = "<redacted>"
 """What replaces a secret."""
 
@@ -248,7 +250,7 @@ def environment_secrets(environ: Mapping[str, str]) -> list[str]:
     return [value for name, value in environ.items() if name not in _PLAIN_VARIABLES and is_secret_name(name)]
 
 
-def redact_description(described: Mapping[str, Any]) -> dict[str, Any]:
+def redact_description(described: WireJSON) -> WireObject:
     """A target as a snapshot describes it (`args`, `url`, `env`, `headers`), redacted by its structure: arguments
     and URL as `redact_args` and `redact_url` do, every env and header value replaced. Idempotent, so the target of
     a snapshot written by an older version, before some rule existed, is cleaned when read again.

@@ -146,6 +146,7 @@ def test_each_intended_narrowing_is_documented_on_its_rule(rule_id: str) -> None
     assert "Narrows on purpose" in rule.notes
 
 
+@pytest.mark.timeout(300)  # 150 jsonschema-heavy examples; three times slower under branch coverage
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=tool_schemas(), data=st.data())
 def test_a_value_the_original_schema_accepts_stays_valid_after_each_schema_rule(

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from hostcompat.engine.scan import prefilter as _prefilter
 from hostcompat.engine.scan.prefilter import ALL_OPEN, find_anchors, gate, native_prefilter
 from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source
+from testkit.widget_corpus import Widget, corpus_widgets, fixture_widgets, read_corpus
 from tests.engine.test_scan_corpus_properties import TOKENS
-from tests.engine.widget_corpus import Widget, corpus_widgets, fixture_widgets, read_corpus
 
 needs_native = pytest.mark.skipif(
     not native_prefilter() and not os.environ.get("CI"),

@@ -1,7 +1,6 @@
 import base64
 import json
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -10,8 +9,7 @@ from hypothesis import strategies as st
 from hostcompat.engine.scan.model import WidgetScan
 from hostcompat.engine.scan.widget import scan_widget_content, scan_widget_source
 from hostcompat.errors import HostCompatError, InvalidInput
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from testkit.widget_corpus import FIXTURES
 
 
 def scan_fixture(name: str) -> WidgetScan:
@@ -407,15 +405,3 @@ def test_a_check_that_only_shapes_the_arguments_does_not_guard_the_call() -> Non
         "{c.push(img)}app.updateModelContext({content:c})}</script>"
     )
     assert kinds_of(scan_widget_source(source), "updateModelContext") == {"call"}
-
-
-def test_importing_the_scanner_loads_neither_the_sdk_nor_pydantic() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, hostcompat.engine.scan.widget, hostcompat.engine.scan.meta\n"
-        "print(sorted(m for m in ('mcp', 'mcp_types', 'pydantic') if m in sys.modules))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"

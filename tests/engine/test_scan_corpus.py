@@ -17,7 +17,7 @@ import pytest
 from hostcompat.engine.scan.model import WidgetScan
 from hostcompat.engine.scan.needs import ALL_NEEDS
 from hostcompat.engine.scan.widget import scan_widget_content
-from tests.engine.widget_corpus import (
+from testkit.widget_corpus import (
     ROOT,
     Widget,
     corpus_dir,

@@ -15,7 +15,8 @@ from tests.probe._support import SHUTDOWN_BOUND, TIGHT, hostile, process_gone
 from tests.probe.servers.big_widget import CHUNK
 from tests.probe.servers.stderr_flood import LINE
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.xdist_group("timing")]
+"""`timing`: time-bounded reads of spawned servers, run one after another in one worker (scripts/check)."""
 
 MIB = 1024 * 1024
 

@@ -20,7 +20,8 @@ from hostcompat.probe import HttpTarget, Snapshot, SseTarget, StdioTarget, captu
 from hostcompat.probe.calls import NO_CALLS
 from tests.probe._support import REPO, TIGHT, free_port, running
 
-pytestmark = [pytest.mark.interop, pytest.mark.anyio]
+pytestmark = [pytest.mark.interop, pytest.mark.anyio, pytest.mark.xdist_group("timing")]
+"""`timing`: time-bounded reads of spawned servers, run one after another in one worker (scripts/check)."""
 
 INTEROP = REPO / "interop"
 PACKAGES = INTEROP / "node_modules" / "@modelcontextprotocol"

@@ -190,9 +190,9 @@ def run_proxy(args: argparse.Namespace) -> int:
 
     try:
         if listen is not None:
-            return anyio.run(_serve_http, config, *listen, backend_options=backend_options)
+            return anyio.run(_serve_http, config, *listen, backend_options=dict(backend_options))
         stdio = functools.partial(run_stdio_proxy, config, handle_signals=True)
-        return anyio.run(stdio, backend_options=backend_options)
+        return anyio.run(stdio, backend_options=dict(backend_options))
     except HostCompatError as error:
         sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
         return 2

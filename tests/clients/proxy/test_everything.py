@@ -16,7 +16,8 @@ from hostcompat.clients.proxy.tracker import SessionTracker
 from tests.clients.proxy._interop import everything_server
 from tests.clients.proxy._support import BUNDLED, CODEX, ELICITED, NOBODY, SAMPLED, RawPeer
 
-pytestmark = [pytest.mark.anyio, pytest.mark.interop]
+pytestmark = [pytest.mark.anyio, pytest.mark.interop, pytest.mark.xdist_group("timing")]
+"""`timing`: time-bounded reads of spawned servers, run one after another in one worker (scripts/check)."""
 
 CONDITIONAL_TOOL = "trigger-sampling-request"
 CALLS: list[tuple[str, dict[str, Any]]] = [

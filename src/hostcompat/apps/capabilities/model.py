@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidCapability
 from hostcompat.wire_json import WireJSON, WireObject
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
 
 CapabilitySource = Literal["extensions", "experimental"]
 """Where a capability was read: the standard `extensions` map, or the non-standard `experimental` one."""
@@ -101,7 +104,7 @@ def is_model(value: object) -> bool:
     )
 
 
-def model_fields(value: object) -> Mapping[str, object]:
+def model_fields(value: object) -> Mapping[str, FieldInfo]:
     """The declared fields of a model's class; empty for anything else."""
     fields = getattr(type(value), "model_fields", None)
     return fields if isinstance(fields, Mapping) else {}

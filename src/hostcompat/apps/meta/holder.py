@@ -22,7 +22,7 @@ _ModelT = TypeVar("_ModelT", bound="SupportsModelCopy")
 class SupportsModelCopy(Protocol):
     """A pydantic-style model: `model_copy(update=...)` returns a changed shallow copy."""
 
-    def model_copy(self: _ModelT, *, update: Mapping[str, object] | None = None, deep: bool = False) -> _ModelT:
+    def model_copy(self: _ModelT, *, update: WireJSON | None = None, deep: bool = False) -> _ModelT:
         """A copy of the model with the fields in `update` replaced."""
         ...  # pragma: no cover - protocol
 

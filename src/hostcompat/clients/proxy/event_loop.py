@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from typing import Final, Literal
+from typing import Final, Literal, TypedDict
 
 from hostcompat.errors import InvalidInput
 
@@ -23,7 +23,13 @@ def uvloop_available() -> bool:
     return sys.platform != "win32" and importlib.util.find_spec("uvloop") is not None
 
 
-def loop_options(choice: str, *, uvloop_installed: bool) -> dict[str, object]:
+class LoopOptions(TypedDict, total=False):
+    """The `backend_options` of `anyio.run` for the asyncio backend that this module sets."""
+
+    use_uvloop: bool
+
+
+def loop_options(choice: str, *, uvloop_installed: bool) -> LoopOptions:
     """The `backend_options` for `anyio.run` that give the chosen loop.
 
     Raises:
@@ -38,4 +44,4 @@ def loop_options(choice: str, *, uvloop_installed: bool) -> dict[str, object]:
     return {"use_uvloop": True}
 
 
-__all__ = ["LOOP_CHOICES", "LoopChoice", "loop_options", "uvloop_available"]
+__all__ = ["LOOP_CHOICES", "LoopChoice", "LoopOptions", "loop_options", "uvloop_available"]

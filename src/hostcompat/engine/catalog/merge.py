@@ -7,13 +7,13 @@ lists first (so errors point into the user's file), merges here, then validates 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from hostcompat.engine.catalog.schema import FACT_TREE
+from hostcompat.wire_json import WireJSON, WireObject
 
 
-def merge_host(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+def merge_host(base: WireJSON, user: WireJSON) -> WireObject:
     """`base` (a host's JSON form) with `user`'s keys: aliases added, quirks and variants replaced by id or by path
     and context, fact groups merged fact by fact, anything else replaced.
     """

@@ -1,7 +1,7 @@
 """The labelled widget corpus shared by the corpus tests and the scan benchmark.
 
 Widgets come from two places: the corpus folder written by `scripts/capture_widgets.py` (what the npm servers
-really serve through `resources/read`), and the hand-written pages in `tests/engine/fixtures`. Labels for both
+really serve through `resources/read`), and the hand-written pages in `testkit/widget_pages`. Labels for both
 are in `widget_labels.json`. The plain string scan is the baseline the scanner must beat on every need.
 """
 
@@ -26,8 +26,8 @@ from hostcompat.engine.scan.needs import (
     WIRE_METHOD_NEEDS,
 )
 
-ROOT: Final = Path(__file__).resolve().parents[2]
-FIXTURES: Final = Path(__file__).parent / "fixtures"
+ROOT: Final = Path(__file__).resolve().parents[1]
+FIXTURES: Final = Path(__file__).parent / "widget_pages"
 LABELS_PATH: Final = Path(__file__).parent / "widget_labels.json"
 CORPUS_SCHEMA: Final = "hostcompat.widget-corpus/1"
 CORPUS_ENV: Final = "HOSTCOMPAT_WIDGET_CORPUS"
