@@ -98,8 +98,13 @@ class ServerDigest:
     _use_evidence: dict[tuple[str, str, bool], Evidence] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
-    """The evidence of `use_evidence`, made when a host first cites it: which tools a host cites depends on what it
-    renders, and making it for every tool and need up front costs more than the hosts ever ask for."""
+    _long_names: dict[tuple[str, int], ToolSet] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    _names_outside: dict[str, ToolSet] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    # The three caches above are filled when a host first asks: what is asked depends on the host's facts (which
+    # tools it renders, its name limit, its charset), and computing every case up front, or each host's case
+    # again for every host, measured slower on large servers.
 
     def use_evidence(self, tool: str, need: str, *, guarded: bool) -> Evidence:
         """Evidence that `tool`'s widget uses `need` (behind a host-capability check when `guarded`)."""
@@ -120,6 +125,19 @@ class ServerDigest:
 
     def long_names(self, counted: str, limit: int) -> ToolSet:
         """The tools whose name, written into `counted` (a template over {tool}), is longer than `limit`."""
+        found = self._long_names.get((counted, limit))
+        if found is None:
+            found = self._long_names[counted, limit] = self._find_long_names(counted, limit)
+        return found
+
+    def names_outside(self, pattern: re.Pattern[str]) -> ToolSet:
+        """The tools whose name `pattern` does not match in full, each with the characters it does not allow."""
+        found = self._names_outside.get(pattern.pattern)
+        if found is None:
+            found = self._names_outside[pattern.pattern] = self._find_names_outside(pattern)
+        return found
+
+    def _find_long_names(self, counted: str, limit: int) -> ToolSet:
         extra = len(counted) - len("{tool}")
         over = [name for name in self.requirements.tool_names if len(name) + extra > limit]
         forms = (counted.replace("{tool}", name) for name in over[:MAX_EVIDENCE])
@@ -129,8 +147,7 @@ class ServerDigest:
         )
         return ToolSet.of(over, evidence)
 
-    def names_outside(self, pattern: re.Pattern[str]) -> ToolSet:
-        """The tools whose name `pattern` does not match in full, each with the characters it does not allow."""
+    def _find_names_outside(self, pattern: re.Pattern[str]) -> ToolSet:
         bad = [name for name in self.requirements.tool_names if pattern.fullmatch(name) is None]
         evidence = (
             Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern))
