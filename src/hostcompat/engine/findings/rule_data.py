@@ -53,11 +53,13 @@ def check_rows(rows: Iterable[RuleRow], *, where: str) -> tuple[RuleRow, ...]:
     """
     checked: list[RuleRow] = []
     seen: set[str] = set()
-    for index, row in enumerate(rows):
+    for index, given in enumerate(rows):
         at = f"{where}: rules[{index}]"
-        if not isinstance(row, tuple) or len(row) != len(RULE_KEYS):
-            _fail(f"{at}: a rule is ({', '.join(RULE_KEYS)})", row)
-        rule_id = row[0]
+        raw: object = given
+        if not isinstance(raw, (tuple, list)) or len(raw) != len(RULE_KEYS):
+            _fail(f"{at}: a rule is ({', '.join(RULE_KEYS)})", raw)
+        rule_id, title, severity, lane, description, source = raw
+        row: RuleRow = (rule_id, title, severity, lane, description, source)
         if not isinstance(rule_id, str) or not RULE_ID_PATTERN.match(rule_id):
             _fail(f"{at}: id {rule_id!r} is not a rule id like 'APPS-RENDER-001'", rule_id)
         if rule_id in seen:
