@@ -4,13 +4,14 @@ One straight flow; each stage is a function from the value before it (passed on 
 
     Snapshot
       │ bound_values          long tool and resource values cut, with a finding on each      → Bounded
-      │ derive                the server's requirements from its tools, derived ONCE         → Derived
+      │ derive                the tools read ONCE: requirements, tool list, each `_meta`     → Derived
       │ scan_widgets          each widget the tools name scanned, within a budget            → Scanned
       │                       (`hostcompat.widget_analysis`)
       │ judge                 the requirements completed with the widgets' needs, the runs   → Judged
-      │                       observed and the connection's facts; one verdict per host
-      │                       (`engine.evaluate_all_hosts`), against the captured results
-      │ hygiene               the server's own MCP Apps hygiene (`engine.hygiene`)           → Checked
+      │                       observed and the connection's facts, in one `ServerDigest`;
+      │                       one verdict per host (`engine.evaluate_all_hosts`)
+      │ hygiene               the server's own MCP Apps hygiene (`engine.hygiene`), reading  → Checked
+      │                       the same digest
       ▼ report_entry          the server's part of the report document (`report.server_entry`)
 
 `check_snapshot` runs the whole flow; the CLI and the tests call it. Settings that do not come from the snapshot
