@@ -39,7 +39,13 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
         help="the client capability to advertise: the MCP Apps extension (the default) or none, to see what the "
         "server does for a client without it",
     )
-    parser.add_argument("--era", choices=("auto", "legacy", "modern"), default="auto", help="protocol era to speak")
+    parser.add_argument(
+        "--era",
+        choices=("auto", "legacy", "modern"),
+        default="auto",
+        help="the protocol era: legacy (the initialize handshake), modern (server/discover), or auto (discover, "
+        "else the handshake)",
+    )
     parser.add_argument("--client-name", help="the clientInfo name to send (servers that detect hosts read it)")
     parser.add_argument(
         "--as-host",

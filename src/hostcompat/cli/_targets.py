@@ -65,8 +65,19 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="an environment variable")
     parser.add_argument("--cwd", help="the working directory of a server command")
-    parser.add_argument("--transport", choices=("auto", "stdio", "http", "sse"), default="auto")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.total_timeout, help="seconds per server")
+    parser.add_argument(
+        "--transport",
+        choices=("auto", "stdio", "http", "sse"),
+        default="auto",
+        help="how to reach the server: auto is stdio for a command, SSE for a URL ending in /sse, else Streamable HTTP",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_LIMITS.total_timeout,
+        metavar="SECONDS",
+        help="seconds per server, for the whole probe",
+    )
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

@@ -34,7 +34,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser, allow_snapshot=True)
     add_probe_arguments(parser)
     parser.add_argument("--host", action="append", default=[], metavar="ID", help="only these hosts (id or alias)")
-    parser.add_argument("--format", choices=REPORT_FORMATS, default="text")
+    parser.add_argument("--format", choices=REPORT_FORMATS, default="text", help="the report's format")
     parser.add_argument(
         "--fail-on",
         choices=("blocked", "degraded", "unknown", "never"),
@@ -58,7 +58,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judge hosts (or host ID) on an OS, registration path or feature gate instead of the common path: "
         "os=windows, registration=plugin, gate=NAME",
     )
-    parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="how many servers to probe at once (default: all at once)",
+    )
     parser.add_argument(
         "--observe",
         action="store_true",

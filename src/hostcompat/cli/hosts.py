@@ -18,7 +18,7 @@ _SUMMARY_FACTS = (
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", nargs="*", help="host ids or aliases to show in full (default: list every host)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
     parser.add_argument(
         "--coverage",

@@ -19,7 +19,7 @@ MAX_WIDGET_BYTES = 64 * 1024 * 1024
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("widget", help="an HTML file (or a bare script); `-` reads standard input")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument(
         "--all", action="store_true", help="also list mentions that do not count (definitions, strings)"
     )
