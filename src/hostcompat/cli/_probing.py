@@ -89,7 +89,7 @@ class ProbeOptions:
 
 def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
     """The probe options the arguments ask for; `host` is the catalog host `--as-host` names (None without it)."""
-    presented = present_as(host) if host is not None else None
+    presented = present_as(host, _as_host_version(args, host)) if host is not None else None
     if presented is not None and presented.note is not None and not args.client_name:
         sys.stderr.write(f"hostcompat: {presented.note}\n")
     if args.advertise is not None:
@@ -103,6 +103,19 @@ def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> 
     return ProbeOptions(
         limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info, calls=call_plan(args)
     )
+
+
+def _as_host_version(args: argparse.Namespace, host: HostProfile) -> str | None:
+    """The version `--as-host` presents: its `--host-version` when given, else the newest the sources name."""
+    pairs: list[str] = getattr(args, "host_version", [])
+    for pair in pairs:
+        name, sep, version = pair.partition("=")
+        if sep and version.strip() and name.strip() in (host.id, *host.aliases):
+            return version.strip()
+    from hostcompat.cli._as_host import known_version
+    from hostcompat.clients.rules import load_bundled_rules
+
+    return known_version(host, load_bundled_rules())
 
 
 def call_plan(args: argparse.Namespace) -> CallPlan:
