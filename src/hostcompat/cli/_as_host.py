@@ -56,6 +56,23 @@ def known_version(host: HostProfile, rules: Iterable[Rule] = ()) -> str | None:
     return None if newest is None else str(newest)
 
 
+def client_for_host(host: HostProfile, rules: Iterable[Rule], version: str = "") -> tuple[str, str]:
+    """The clientInfo (name, version) a catalog host introduces itself with, for matching client rules: the first
+    of its clientInfo names that a rule names (else its first one, else its id), and `version`, else the newest
+    version the sources name (`known_version`).
+    """
+    names = host.fact(CLIENT_NAMES_FACT)
+    client_names = [str(name) for name in names.value] if names is not None and isinstance(names.value, tuple) else []
+    rules = tuple(rules)
+    named = [name for name in client_names if any(_names(rule, name) for rule in rules)]
+    chosen = (named or client_names or [host.id])[0]
+    return chosen, version or known_version(host, rules) or ""
+
+
+def _names(rule: Rule, client_name: str) -> bool:
+    return any(fnmatch.fnmatchcase(client_name, match.name) for match in rule.clients)
+
+
 def present_as(host: HostProfile, version: str | None = None) -> Presentation:
     """The MCP Apps extension only if the catalog says the host renders MCP Apps (fully or partly), and the first
     `clientInfo` name the catalog records for it, with `version` (`CLIENT_VERSION` when None).
@@ -69,4 +86,4 @@ def present_as(host: HostProfile, version: str | None = None) -> Presentation:
     return Presentation(advertise, {"name": names.value[0], "version": version or CLIENT_VERSION})
 
 
-__all__ = ["CLIENT_VERSION", "Presentation", "known_version", "present_as"]
+__all__ = ["CLIENT_VERSION", "Presentation", "client_for_host", "known_version", "present_as"]
