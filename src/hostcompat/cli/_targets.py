@@ -80,6 +80,22 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
     )
 
 
+CONFIG_KEYS = ("mcpServers", "servers", "context_servers")
+"""The server lists of host config files (`host_configs`): a `.json` holding one is a config, not a snapshot."""
+
+
+def looks_like_host_config(path: Path) -> bool:
+    """Whether `path` is a JSON object with a host config's server list (read only to word an error)."""
+    import json
+
+    try:
+        with path.open("rb") as stream:
+            data = json.loads(stream.read(4 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and any(key in data for key in CONFIG_KEYS) and "schemaVersion" not in data
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
     """The probe limits the options ask for."""
     if args.timeout <= 0:

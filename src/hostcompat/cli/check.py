@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
-from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
-from hostcompat.errors import InvalidInput
+from hostcompat.cli._targets import Planned, add_target_arguments, looks_like_host_config, plan_targets, redact_inputs
+from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
 from hostcompat.report import REPORT_FORMATS
@@ -76,7 +77,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.pipeline import WidgetBudget, check_snapshot
-    from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
@@ -85,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
 
         check_output_path(args.output)  # a bad path fails now, not after the probes
     offline = {  # written by any version: their targets and events are redacted again
-        id(item): read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
+        id(item): _read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
     }
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
@@ -125,6 +125,20 @@ def _run(args: argparse.Namespace) -> int:
     document = report_document(entries)
     _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
+
+
+def _read_snapshot(path: Path) -> Snapshot:
+    """The snapshot at `path`; a host config given as one is an error that says to pass it with `--config`."""
+    from hostcompat.probe.snapshot import read_snapshot
+
+    try:
+        return read_snapshot(path)
+    except HostCompatError as error:
+        if not looks_like_host_config(path):
+            raise
+        raise InvalidInput(
+            f"{path} is a host config, not a snapshot: check every server in it with `--config {path}`", value=str(path)
+        ) from error
 
 
 def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace) -> Any:
