@@ -67,6 +67,11 @@ def help_with_default(action: argparse.Action) -> str | None:
     return f"{text} (default: %(default)s)"
 
 
+def terminal_width() -> int:
+    """The width text output is wrapped to: `$COLUMNS`, else the terminal's, else 80 (as `shutil` reports it)."""
+    return _terminal_columns()
+
+
 def _terminal_columns() -> int:
     """The column count `shutil.get_terminal_size()` reports (argparse's width source)."""
     try:
@@ -155,4 +160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "HelpFormatter", "build_parser", "commands", "help_with_default", "main"]
+__all__ = [
+    "COMMAND_MODULES",
+    "EXIT_USAGE",
+    "HelpFormatter",
+    "build_parser",
+    "commands",
+    "help_with_default",
+    "main",
+    "terminal_width",
+]
