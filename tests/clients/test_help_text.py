@@ -15,7 +15,7 @@ import hostcompat.clients
 def test_help_does_not_print_the_environment(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOSTCOMPAT_TEST_SECRET", "s3cr3t-value-in-env")
     function = getattr(hostcompat.clients, name)
-    text = pydoc.render_doc(function, renderer=pydoc.plaintext)
+    text = pydoc.render_doc(function, renderer=pydoc.plaintext)  # type: ignore[attr-defined]
     assert "s3cr3t-value-in-env" not in text
     assert "environ" in text
     for parameter in inspect.signature(function).parameters.values():

@@ -189,7 +189,13 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
         return
     from hostcompat.report.render import render_report
 
-    text = render_report(document, args.format)
+    if args.format == "text" and args.output is None:  # for a person: wrapped to the terminal and `$COLUMNS`
+        from hostcompat.cli.command_line import terminal_width
+        from hostcompat.report.text import render_text
+
+        text = render_text(document, width=terminal_width())
+    else:
+        text = render_report(document, args.format)
     is_json = args.format in ("json", "sarif")
     if args.output is None:
         if is_json:
@@ -207,9 +213,10 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
 
 def _render_rich(document: ReportDocument) -> bool:
     """The report on a terminal, with `rich` (False when it is not installed); loads only for a terminal."""
+    from hostcompat.cli.command_line import terminal_width
     from hostcompat.report.text import render_rich
 
-    return render_rich(document, sys.stdout)
+    return render_rich(document, sys.stdout, width=terminal_width())
 
 
 COMMAND = Command(

@@ -8,11 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._wrapping import wrap
 from hostcompat.cli.command_line import terminal_width
 from hostcompat.errors import InvalidInput
 from hostcompat.terminal import clean_line, write_json
@@ -52,40 +52,32 @@ def render_scan_text(scan: WidgetScan, name: str, *, show_all: bool = False, wid
     used = scan.needs_used()
     needs = f"{len(used)} needs" + (f": {', '.join(used)}" if used else "")
     head = f"{name}: {needs}"
-    lines = [head] if len(head) <= width else [f"{name}:", *_wrap(needs, width, "  ")]
+    lines = [head] if len(head) <= width else [f"{name}:", *wrap(needs, width, "  ")]
     if not scan.code_analysed:
-        lines += _wrap("the widget's code was NOT analysed (it loads its code from elsewhere): this is not a clean "
+        lines += wrap("the widget's code was NOT analysed (it loads its code from elsewhere): this is not a clean "
                        "bill", width, "  ")  # fmt: skip
     for finding in scan.findings:  # everything below quotes the widget: one line each, nothing a terminal obeys
         if not finding.counts and not show_all:
             continue
         mark = " (does not count)" if not finding.counts else ""
         head = f"{finding.need}: {finding.kind}, {finding.confidence} confidence, via {clean_line(finding.via)}{mark}"
-        lines += _wrap(head, width, "  ")
+        lines += wrap(head, width, "  ")
         if finding.evidence is not None:
-            lines += _wrap(f"line {finding.evidence.line}: {clean_line(finding.evidence.snippet)}", width, "      ")
+            lines += wrap(f"line {finding.evidence.line}: {clean_line(finding.evidence.snippet)}", width, "      ")
         elif finding.detail:
-            lines += _wrap(clean_line(finding.detail), width, "      ")
+            lines += wrap(clean_line(finding.detail), width, "      ")
     if scan.external_code:
         lines.append("  code it loads, not analysed:")
         for external in scan.external_code:
             text = f"{external.kind} {clean_line(external.url)} (line {external.evidence.line})"
-            lines += _wrap(text, width, "    - ")
+            lines += wrap(text, width, "    - ", "        ")
     for directive in ("resource", "connect", "frame"):
         domains = scan.domains_for(directive)
         if domains:
-            lines += _wrap(f"{directive} domains: {clean_line(', '.join(domains))}", width, "  ")
+            lines += wrap(f"{directive} domains: {clean_line(', '.join(domains))}", width, "  ")
     for limit in scan.limits:
-        lines += _wrap(f"limit: {clean_line(limit.detail)} ({limit.code})", width, "  ")
+        lines += wrap(f"limit: {clean_line(limit.detail)} ({limit.code})", width, "  ")
     return "\n".join(lines) + "\n"
-
-
-def _wrap(text: str, width: int, indent: str) -> list[str]:
-    """`text` wrapped at spaces to `width`, continuation lines indented two more; a long word is never cut."""
-    return textwrap.wrap(
-        text, width, initial_indent=indent, subsequent_indent=indent + "  ", break_long_words=False,
-        break_on_hyphens=False,
-    ) or [indent.rstrip()]  # fmt: skip
 
 
 def _run(args: argparse.Namespace) -> int:
