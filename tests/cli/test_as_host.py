@@ -47,7 +47,7 @@ def test_snapshot_as_a_host_sends_that_hosts_client_name_and_capability(tmp_path
     assert client["clientInfo"] == {"name": "gemini-cli-mcp-client", "version": "0"}
     assert not client.get("extensions")
     client = snapshot_client(tmp_path, "--as-host", "Claude")  # names are matched as catalog aliases are
-    assert client["clientInfo"] == {"name": "claude-ai", "version": "0"}
+    assert client["clientInfo"] == {"name": "claude-ai", "version": "1.18286.2"}  # the newest a source names
     assert "io.modelcontextprotocol/ui" in client["extensions"]  # type: ignore[operator]
 
 
@@ -72,3 +72,34 @@ def test_an_unknown_host_is_a_usage_error_before_any_probe(command: str, tmp_pat
     assert code == 2
     assert "unknown host 'nosuch'" in err
     assert not (tmp_path / "x.json").exists()
+
+
+def test_as_codex_sends_a_real_version_that_version_ranged_rules_match(tmp_path: Path) -> None:
+    from hostcompat.clients.detect import ClientIdentity
+    from hostcompat.clients.rules import find_rule, load_bundled_rules
+
+    client = snapshot_client(tmp_path, "--as-host", "codex")
+    info = client["clientInfo"]
+    assert info == {"name": "codex-mcp-client", "version": "0.14.0"}
+    rule = find_rule(load_bundled_rules(), "codex.add-missing-schema-types")  # clients: >=0.14.0
+    assert any(match.matches(ClientIdentity("codex-mcp-client", "0.14.0")) for match in rule.clients)
+
+
+def test_as_host_sends_the_host_version_asked_for() -> None:
+    import argparse
+
+    from hostcompat.cli._probing import probe_options
+
+    args = argparse.Namespace(
+        advertise=None, client_name=None, era="auto", timeout=5.0, calls=[], call=[], no_calls=False,
+        host_version=["openai-codex=0.148.0"],
+    )  # fmt: skip
+    options = probe_options(args, CATALOG.get("codex"))
+    assert options.client_info == {"name": "codex-mcp-client", "version": "0.148.0"}
+
+
+def test_known_version_is_none_for_a_host_no_source_versions() -> None:
+    from hostcompat.cli._as_host import known_version
+
+    assert known_version(CATALOG.get("gemini-cli")) is None
+    assert known_version(CATALOG.get("goose")) == "1.30.0"

@@ -234,3 +234,15 @@ def test_any_json_is_rewritten_or_refused_never_a_crash(document: Any, client: s
 def test_any_text_on_stdin_is_rewritten_or_refused_never_a_crash(text: str) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run_rewrite("codex-mcp-client", None, [], io.StringIO(text), out, err) in (0, 2)
+
+
+@pytest.mark.parametrize("client", ["codex", "openai-codex", "codex-cli@0.148.0"])
+def test_rewrite_accepts_the_catalog_host_id_or_alias(
+    client: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(capsys, monkeypatch, ["rewrite", "--client", client], json.dumps(CALL_RESULT))
+    assert code == 0
+    assert json.loads(out)["content"][0]["annotations"] == {"priority": 1}
+    assert "is the catalog host codex: client codex-mcp-client@" in err
+    assert "codex.add-missing-schema-types" in err  # a version-ranged rule (>=0.14.0) matches too
+    assert "applied: codex.round-annotation-priority\n" in err

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from hostcompat.cli._as_host import CLIENT_VERSION, present_as
 from hostcompat.cli._targets import Planned, limits_from
@@ -20,7 +20,6 @@ from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_
 from hostcompat.probe.limits import Limits
 from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.redaction import Redactor
-from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.model import Catalog, HostProfile
@@ -39,7 +38,13 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
         help="the client capability to advertise: the MCP Apps extension (the default) or none, to see what the "
         "server does for a client without it",
     )
-    parser.add_argument("--era", choices=("auto", "legacy", "modern"), default="auto", help="protocol era to speak")
+    parser.add_argument(
+        "--era",
+        choices=("auto", "legacy", "modern"),
+        default="auto",
+        help="the protocol era: legacy (the initialize handshake), modern (server/discover), or auto (discover, "
+        "else the handshake)",
+    )
     parser.add_argument("--client-name", help="the clientInfo name to send (servers that detect hosts read it)")
     parser.add_argument(
         "--as-host",
@@ -83,7 +88,7 @@ class ProbeOptions:
 
 def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
     """The probe options the arguments ask for; `host` is the catalog host `--as-host` names (None without it)."""
-    presented = present_as(host) if host is not None else None
+    presented = present_as(host, _as_host_version(args, host)) if host is not None else None
     if presented is not None and presented.note is not None and not args.client_name:
         sys.stderr.write(f"hostcompat: {presented.note}\n")
     if args.advertise is not None:
@@ -97,6 +102,19 @@ def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> 
     return ProbeOptions(
         limits=limits_from(args), advertise=advertise, era=args.era, client_info=client_info, calls=call_plan(args)
     )
+
+
+def _as_host_version(args: argparse.Namespace, host: HostProfile) -> str | None:
+    """The version `--as-host` presents: its `--host-version` when given, else the newest the sources name."""
+    pairs: list[str] = getattr(args, "host_version", [])
+    for pair in pairs:
+        name, sep, version = pair.partition("=")
+        if sep and version.strip() and name.strip() in (host.id, *host.aliases):
+            return version.strip()
+    from hostcompat.cli._as_host import known_version
+    from hostcompat.clients.rules import load_bundled_rules
+
+    return known_version(host, load_bundled_rules())
 
 
 def call_plan(args: argparse.Namespace) -> CallPlan:
@@ -162,14 +180,19 @@ def planned_redactor(item: Planned) -> Redactor:
 
 
 def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | None) -> list[Snapshot]:
-    """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display."""
+    """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display that
+    counts the servers done and names the ones running (`_progress`, on a terminal only).
+    """
     if not live:
         return []
     import anyio
 
+    from hostcompat.cli._progress import Progress
+    from hostcompat.cli.command_line import terminal_width
     from hostcompat.probe import capture_many
 
     targets = [item.target for item in live if item.target is not None]
+    progress = Progress([item.label for item in live], sys.stderr, terminal_width())
 
     async def run() -> list[Snapshot]:
         return await capture_many(
@@ -180,30 +203,13 @@ def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | Non
             client_info=options.client_info,
             concurrency=concurrency,
             calls=options.calls,
+            on_progress=progress.update,
         )
 
-    names = ", ".join(clean_line(item.label) for item in live[:3]) + (", …" if len(live) > 3 else "")
-    status = _status(f"probing {len(targets)} server{'s' if len(targets) != 1 else ''}: {names}")
     try:
         return anyio.run(run)
     finally:
-        if status is not None:
-            status.stop()
-
-
-def _status(message: str) -> Any:
-    """A spinner on standard error when it is a terminal and `rich` is installed; None otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    try:
-        from rich.console import Console
-        from rich.text import Text
-    except ImportError:
-        sys.stderr.write(message + "\n")
-        return None
-    status = Console(stderr=True).status(Text(message))  # a Text: a server's name is never read as markup
-    status.start()
-    return status
+        progress.close()
 
 
 __all__ = [

@@ -65,8 +65,35 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="an environment variable")
     parser.add_argument("--cwd", help="the working directory of a server command")
-    parser.add_argument("--transport", choices=("auto", "stdio", "http", "sse"), default="auto")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.total_timeout, help="seconds per server")
+    parser.add_argument(
+        "--transport",
+        choices=("auto", "stdio", "http", "sse"),
+        default="auto",
+        help="how to reach the server: auto is stdio for a command, SSE for a URL ending in /sse, else Streamable HTTP",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_LIMITS.total_timeout,
+        metavar="SECONDS",
+        help="seconds per server, for the whole probe",
+    )
+
+
+CONFIG_KEYS = ("mcpServers", "servers", "context_servers")
+"""The server lists of host config files (`host_configs`): a `.json` holding one is a config, not a snapshot."""
+
+
+def looks_like_host_config(path: Path) -> bool:
+    """Whether `path` is a JSON object with a host config's server list (read only to word an error)."""
+    import json
+
+    try:
+        with path.open("rb") as stream:
+            data = json.loads(stream.read(4 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and any(key in data for key in CONFIG_KEYS) and "schemaVersion" not in data
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

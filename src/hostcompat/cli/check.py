@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
-from hostcompat.cli._targets import Planned, add_target_arguments, plan_targets, redact_inputs
-from hostcompat.errors import InvalidInput
+from hostcompat.cli._targets import Planned, add_target_arguments, looks_like_host_config, plan_targets, redact_inputs
+from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
 from hostcompat.report import REPORT_FORMATS
@@ -34,7 +35,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser, allow_snapshot=True)
     add_probe_arguments(parser)
     parser.add_argument("--host", action="append", default=[], metavar="ID", help="only these hosts (id or alias)")
-    parser.add_argument("--format", choices=REPORT_FORMATS, default="text")
+    parser.add_argument("--format", choices=REPORT_FORMATS, default="text", help="the report's format")
     parser.add_argument(
         "--fail-on",
         choices=("blocked", "degraded", "unknown", "never"),
@@ -58,7 +59,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judge hosts (or host ID) on an OS, registration path or feature gate instead of the common path: "
         "os=windows, registration=plugin, gate=NAME",
     )
-    parser.add_argument("--concurrency", type=int, default=None, help="how many servers to probe at once")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="how many servers to probe at once (default: all at once)",
+    )
     parser.add_argument(
         "--observe",
         action="store_true",
@@ -70,7 +77,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.pipeline import WidgetBudget, check_snapshot
-    from hostcompat.probe.snapshot import read_snapshot
     from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
@@ -79,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
 
         check_output_path(args.output)  # a bad path fails now, not after the probes
     offline = {  # written by any version: their targets and events are redacted again
-        id(item): read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
+        id(item): _read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
     }
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
@@ -119,6 +125,20 @@ def _run(args: argparse.Namespace) -> int:
     document = report_document(entries)
     _write(redact_inputs(document, args), args)
     return exit_code(document, args.fail_on)
+
+
+def _read_snapshot(path: Path) -> Snapshot:
+    """The snapshot at `path`; a host config given as one is an error that says to pass it with `--config`."""
+    from hostcompat.probe.snapshot import read_snapshot
+
+    try:
+        return read_snapshot(path)
+    except HostCompatError as error:
+        if not looks_like_host_config(path):
+            raise
+        raise InvalidInput(
+            f"{path} is a host config, not a snapshot: check every server in it with `--config {path}`", value=str(path)
+        ) from error
 
 
 def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace) -> Any:
@@ -169,7 +189,13 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
         return
     from hostcompat.report.render import render_report
 
-    text = render_report(document, args.format)
+    if args.format == "text" and args.output is None:  # for a person: wrapped to the terminal and `$COLUMNS`
+        from hostcompat.cli.command_line import terminal_width
+        from hostcompat.report.text import render_text
+
+        text = render_text(document, width=terminal_width())
+    else:
+        text = render_report(document, args.format)
     is_json = args.format in ("json", "sarif")
     if args.output is None:
         if is_json:
@@ -187,9 +213,10 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
 
 def _render_rich(document: ReportDocument) -> bool:
     """The report on a terminal, with `rich` (False when it is not installed); loads only for a terminal."""
+    from hostcompat.cli.command_line import terminal_width
     from hostcompat.report.text import render_rich
 
-    return render_rich(document, sys.stdout)
+    return render_rich(document, sys.stdout, width=terminal_width())
 
 
 COMMAND = Command(

@@ -42,12 +42,34 @@ class HelpFormatter(argparse.HelpFormatter):
     (and with it `bz2`, `lzma`, `zlib`, `fnmatch`) just to read the terminal width: milliseconds on every run,
     `check <snapshot>` included. The width rule is `shutil.get_terminal_size`'s: `$COLUMNS`, else the terminal's,
     else 80.
+
+    Every option's help shows its default when it has one worth showing (not None, False or an empty list) and
+    its help does not already say it.
     """
 
     def __init__(
         self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
     ) -> None:
         super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return help_with_default(action)
+
+
+def help_with_default(action: argparse.Action) -> str | None:
+    """An option's help, ending in `(default: …)` when it has a default to show that the help does not name."""
+    text = action.help
+    if text is None or text == argparse.SUPPRESS or not action.option_strings or "default" in text:
+        return text
+    default = action.default
+    if default is None or default is argparse.SUPPRESS or isinstance(default, bool) or default == []:
+        return text
+    return f"{text} (default: %(default)s)"
+
+
+def terminal_width() -> int:
+    """The width text output is wrapped to: `$COLUMNS`, else the terminal's, else 80 (as `shutil` reports it)."""
+    return _terminal_columns()
 
 
 def _terminal_columns() -> int:
@@ -138,4 +160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-__all__ = ["COMMAND_MODULES", "EXIT_USAGE", "HelpFormatter", "build_parser", "commands", "main"]
+__all__ = [
+    "COMMAND_MODULES",
+    "EXIT_USAGE",
+    "HelpFormatter",
+    "build_parser",
+    "commands",
+    "help_with_default",
+    "main",
+    "terminal_width",
+]

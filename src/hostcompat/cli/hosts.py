@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._wrapping import wrap
+from hostcompat.cli.command_line import terminal_width
 
 _SUMMARY_FACTS = (
     ("MCP Apps", "ui.formats.mcp-apps"),
@@ -18,7 +20,7 @@ _SUMMARY_FACTS = (
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", nargs="*", help="host ids or aliases to show in full (default: list every host)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
     parser.add_argument(
         "--coverage",
@@ -60,25 +62,29 @@ def _run(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
+    columns = terminal_width()
     if args.host:
         for host in hosts:
-            sys.stdout.write(f"{host.display_name} ({host.id}, {host.kind})\n")
+            out = wrap(f"{host.display_name} ({host.id}, {host.kind})", columns)
             for path, fact in sorted(host.facts.items()):
                 note = f"  [{fact.note}]" if fact.note else ""
-                sys.stdout.write(
-                    f"  {path} = {json.dumps(fact.value)}  ({fact.provenance}, {fact.source}, {fact.date}){note}\n"
-                )
-            sys.stdout.write("\n")
+                text = f"{path} = {json.dumps(fact.value)}  ({fact.provenance}, {fact.source}, {fact.date}){note}"
+                out += wrap(text, columns, "  ", "      ")
+            sys.stdout.write("\n".join(out) + "\n\n")
         return 0
     width = max(len(host.id) for host in hosts)
     header = "  ".join(f"{label:<11}" for label, _ in _SUMMARY_FACTS)
     sys.stdout.write(f"{'id':<{width}}  {header}  name\n")
     for host in hosts:
         levels = "  ".join(f"{host.level(path):<11}" for _, path in _SUMMARY_FACTS)
-        sys.stdout.write(f"{host.id:<{width}}  {levels}  {host.display_name}\n")
+        row = f"{host.id:<{width}}  {levels}  "
+        name = wrap(host.display_name, max(columns - len(row), 12), "", " " * len(row))
+        sys.stdout.write(row + "\n".join(name) + "\n")
     facts = sum(len(host.facts) for host in hosts)
-    sys.stdout.write(f"\n{len(hosts)} hosts, {facts} facts, each with provenance, source and date ")
-    sys.stdout.write("(`hostcompat hosts ID` shows them).\n")
+    summary = (
+        f"{len(hosts)} hosts, {facts} facts, each with provenance, source and date (`hostcompat hosts ID` shows them)."
+    )
+    sys.stdout.write("\n" + "\n".join(wrap(summary, columns, "", "")) + "\n")
     return 0
 
 

@@ -24,7 +24,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser, allow_snapshot=True)
     add_probe_arguments(parser)
     parser.add_argument("--host", action="append", default=[], metavar="ID", help="emulate these hosts (id or alias)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
     add_observe_arguments(parser)
 

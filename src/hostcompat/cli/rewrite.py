@@ -3,11 +3,15 @@
 `hostcompat rewrite --client codex-mcp-client@0.148.0 < result.json` prints the rewritten JSON on stdout
 and the ids of the rules that changed it (and any tool renames) on stderr. A whole JSON-RPC response is
 accepted too; only its `result` is rewritten.
+
+The client is a clientInfo name, or a catalog host id or alias (`codex`, as every other command names hosts): a
+name no rule names that is a catalog host stands for the clientInfo that host sends (`cli._as_host.client_for_host`).
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import math
 import sys
@@ -15,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, TextIO
 
 from hostcompat.cli._command import Command
-from hostcompat.clients.detect import parse_client_spec
+from hostcompat.clients.detect import ClientIdentity, parse_client_spec
 from hostcompat.clients.rewrite import infer_method, plan_rewrites, rewrite_result
 from hostcompat.clients.rewrites.operations import RESULT_METHODS
+from hostcompat.clients.rule_model import Rule
 from hostcompat.clients.rules import load_rules
 from hostcompat.errors import CatalogError, InvalidInput
 from hostcompat.terminal import clean_line, write_json
@@ -111,6 +116,24 @@ def _method(requested: str | None, result: Any) -> str:
     return method
 
 
+def _client(spec: str, rules: Sequence[Rule], err: TextIO) -> ClientIdentity:
+    """The client `spec` names: as typed when a rule names it, else the catalog host of that id or alias, if any."""
+    identity = parse_client_spec(spec)
+    if any(fnmatch.fnmatchcase(identity.name, match.name) for rule in rules for match in rule.clients):
+        return identity
+    from hostcompat.cli._as_host import client_for_host
+    from hostcompat.engine.catalog.load import load_catalog
+
+    try:
+        host = load_catalog().get(identity.name)
+    except CatalogError:
+        return identity
+    name, version = client_for_host(host, rules, identity.version)
+    resolved = parse_client_spec(f"{name}@{version}" if version else name)
+    err.write(f"hostcompat rewrite: {clean_line(identity.name)} is the catalog host {host.id}: client {resolved}\n")
+    return resolved
+
+
 def run_rewrite(
     client: str, method: str | None, rule_files: Sequence[str], stdin: TextIO, out: TextIO, err: TextIO
 ) -> int:
@@ -120,8 +143,8 @@ def run_rewrite(
     file that does not load.
     """
     try:
-        identity = parse_client_spec(client)
         rules = load_rules(*rule_files)
+        identity = _client(client, rules, err)
         document = parse_result_text(_read(stdin))
         result = document["result"] if _is_response(document) else document
         chosen = _method(method, result)
@@ -142,7 +165,10 @@ def run_rewrite(
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--client", required=True, metavar="NAME@VERSION", help="the client, as its clientInfo says (version optional)"
+        "--client",
+        required=True,
+        metavar="NAME@VERSION",
+        help="the client, as its clientInfo says (version optional), or a catalog host id or alias (codex)",
     )
     parser.add_argument(
         "--method",

@@ -9,17 +9,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._wrapping import wrap
+from hostcompat.cli.command_line import terminal_width
 from hostcompat.errors import InvalidInput
 from hostcompat.terminal import clean_line, write_json
+
+if TYPE_CHECKING:
+    from hostcompat.engine.scan.model import WidgetScan
 
 MAX_WIDGET_BYTES = 64 * 1024 * 1024
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("widget", help="an HTML file (or a bare script); `-` reads standard input")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument(
         "--all", action="store_true", help="also list mentions that do not count (definitions, strings)"
     )
@@ -39,6 +45,41 @@ def _read(name: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def render_scan_text(scan: WidgetScan, name: str, *, show_all: bool = False, width: int = 80) -> str:
+    """What a scan found, for a person: the needs with where each one is used, the code not analysed, the domains
+    reached, and what the scanner could not do. Everything the widget wrote is one escaped line, wrapped to `width`.
+    """
+    used = scan.needs_used()
+    needs = f"{len(used)} needs" + (f": {', '.join(used)}" if used else "")
+    head = f"{name}: {needs}"
+    lines = [head] if len(head) <= width else [f"{name}:", *wrap(needs, width, "  ")]
+    if not scan.code_analysed:
+        lines += wrap("the widget's code was NOT analysed (it loads its code from elsewhere): this is not a clean "
+                       "bill", width, "  ")  # fmt: skip
+    for finding in scan.findings:  # everything below quotes the widget: one line each, nothing a terminal obeys
+        if not finding.counts and not show_all:
+            continue
+        mark = " (does not count)" if not finding.counts else ""
+        head = f"{finding.need}: {finding.kind}, {finding.confidence} confidence, via {clean_line(finding.via)}{mark}"
+        lines += wrap(head, width, "  ")
+        if finding.evidence is not None:
+            lines += wrap(f"line {finding.evidence.line}: {clean_line(finding.evidence.snippet)}", width, "      ")
+        elif finding.detail:
+            lines += wrap(clean_line(finding.detail), width, "      ")
+    if scan.external_code:
+        lines.append("  code it loads, not analysed:")
+        for external in scan.external_code:
+            text = f"{external.kind} {clean_line(external.url)} (line {external.evidence.line})"
+            lines += wrap(text, width, "    - ", "        ")
+    for directive in ("resource", "connect", "frame"):
+        domains = scan.domains_for(directive)
+        if domains:
+            lines += wrap(f"{directive} domains: {clean_line(', '.join(domains))}", width, "  ")
+    for limit in scan.limits:
+        lines += wrap(f"limit: {clean_line(limit.detail)} ({limit.code})", width, "  ")
+    return "\n".join(lines) + "\n"
+
+
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.engine.scan.widget import scan_widget_source
 
@@ -46,29 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(sys.stdout, json.dumps(scan.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return 0
-    out = sys.stdout
-    used = scan.needs_used()
-    name = clean_line(args.widget)
-    out.write(f"{name}: {len(used)} needs" + (f": {', '.join(used)}\n" if used else "\n"))
-    if not scan.code_analysed:
-        out.write("  the widget's code was NOT analysed (it loads its code from elsewhere): this is not a clean bill\n")
-    for finding in scan.findings:  # everything below quotes the widget: one line each, nothing a terminal obeys
-        if not finding.counts and not args.all:
-            continue
-        where = f"line {finding.evidence.line}: {finding.evidence.snippet!r}" if finding.evidence else finding.detail
-        mark = "" if finding.counts else " (does not count)"
-        out.write(
-            f"  {finding.need:<20} {finding.kind:<12} {finding.confidence:<6} via {clean_line(finding.via)}{mark}\n"
-        )
-        out.write(f"      {clean_line(where)}\n")
-    for external in scan.external_code:
-        out.write(f"  external code: {clean_line(json.dumps(external.to_dict(), ensure_ascii=False))}\n")
-    for directive in ("resource", "connect", "frame"):
-        domains = scan.domains_for(directive)
-        if domains:
-            out.write(f"  {directive} domains: {clean_line(', '.join(domains))}\n")
-    for limit in scan.limits:
-        out.write(f"  limit: {clean_line(limit.to_dict())}\n")
+    sys.stdout.write(render_scan_text(scan, clean_line(args.widget), show_all=args.all, width=terminal_width()))
     return 0
 
 
@@ -79,4 +98,4 @@ COMMAND = Command(
     run=_run,
 )
 
-__all__ = ["COMMAND"]
+__all__ = ["COMMAND", "render_scan_text"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -364,10 +364,12 @@ async def capture_many(
     client_info: Mapping[str, str] | None = None,
     concurrency: int | None = None,
     calls: CallPlan = DEFAULT_CALLS,
+    on_progress: Callable[[int, bool], None] | None = None,
 ) -> list[Snapshot]:
     """Probe several servers at once (at most `concurrency` at a time, default all); snapshots in target order.
 
     One server's failure never touches another's snapshot. Arguments are checked before any server starts.
+    `on_progress(index, done)` is told when the probe of `targets[index]` starts (False) and ends (True).
 
     Raises:
         InvalidInput: a bad argument.
@@ -383,9 +385,15 @@ async def capture_many(
 
     async def run(index: int, target: Target) -> None:
         async with slots:
-            results[index] = await capture(
-                target, limits=limits, advertise=advertise, era=era, client_info=client_info, calls=calls
-            )
+            if on_progress is not None:
+                on_progress(index, False)
+            try:
+                results[index] = await capture(
+                    target, limits=limits, advertise=advertise, era=era, client_info=client_info, calls=calls
+                )
+            finally:
+                if on_progress is not None:
+                    on_progress(index, True)
 
     async with anyio.create_task_group() as group:
         for index, target in enumerate(checked):

@@ -27,8 +27,21 @@ def escape_markdown(text: object) -> str:
     return _ESCAPE.sub(r"\\\1", clean_line(text))
 
 
+def code_span(text: object) -> str:
+    """`text` on one line as a Markdown code span: no backslash escapes inside (CommonMark shows them as typed), a
+    fence of backticks one longer than any run in the text, and a space inside the fence when the text starts or
+    ends with a backtick (or a space), as CommonMark strips one.
+    """
+    line = clean_line(text)
+    longest = max((len(run) for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * (longest + 1)
+    if line.startswith(("`", " ")) or line.endswith(("`", " ")):
+        line = f" {line} "
+    return f"{fence}{line}{fence}"
+
+
 def _finding_lines(finding: FindingView) -> list[str]:
-    tools = ", ".join(f"`{escape_markdown(tool)}`" for tool in finding.tools)
+    tools = ", ".join(code_span(tool) for tool in finding.tools)
     head = f"- **{escape_markdown(finding.rule_id)}** ({escape_markdown(finding.severity)}): "
     line = head + escape_markdown(finding.title)
     if tools:
@@ -55,7 +68,7 @@ def render_markdown(document: ReportDocument) -> str:
         out.append(f"## {escape_markdown(server.name)}")
         out.append("")
         if server.has_display:
-            out.append(f"Target: `{escape_markdown(server.display)}`")
+            out.append(f"Target: {code_span(server.display)}")
             out.append("")
         if server.error is not None:
             out.append(f"> **Could not be checked:** {escape_markdown(server.error)}")
@@ -90,4 +103,4 @@ def render_markdown(document: ReportDocument) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-__all__ = ["escape_markdown", "render_markdown"]
+__all__ = ["code_span", "escape_markdown", "render_markdown"]

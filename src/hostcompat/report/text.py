@@ -2,7 +2,8 @@
 with the hosts it applies to (findings that say different things are printed apart, never merged).
 
 Plain text by default (CI logs, pipes); `render_rich` adds colour and a real table when `rich` is installed and the
-output is a terminal. Server-sent strings are printed as text, never interpreted as markup.
+output is a terminal. Both end, for several servers, with each host across them, and wrap to the width given (the
+terminal's). Server-sent strings are printed as text, never interpreted as markup.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import textwrap
 from typing import TYPE_CHECKING, TextIO
 
 from hostcompat.report.grouping import UnknownReasons
-from hostcompat.report.view import FindingView, report_view
+from hostcompat.report.view import SUMMARY_ORDER, FindingView, ReportView, ServerView, report_view
 from hostcompat.terminal import clean_line as _clean
 
 if TYPE_CHECKING:
@@ -21,14 +22,11 @@ _MARKS = {"works": "ok", "degraded": "!!", "blocked": "XX", "unknown": "??"}
 
 
 def render_text(document: ReportDocument, *, width: int = 100) -> str:
-    """The plain-text report."""
+    """The plain-text report, every line at most `width` columns (a word longer than that aside: never cut)."""
+    view = report_view(document)
     out: list[str] = []
-    for server in report_view(document).servers:
-        version = f" {_clean(server.version)}" if server.version is not None else ""
-        out.append(f"{_clean(server.name)}{version}  ({_clean(server.display)})")
-        if server.error is not None:
-            out.append(f"  could not be checked: {_clean(server.error)}")
-        out.extend(f"  [{_clean(event.code)}] {_clean(event.message)}" for event in server.events)
+    for server in view.servers:
+        out += _server_head(server, width)
         if server.hosts:
             label_width = max(len(_clean(host.label)) for host in server.hosts)
             for host in server.hosts:
@@ -37,17 +35,53 @@ def render_text(document: ReportDocument, *, width: int = 100) -> str:
                     f"  {_MARKS.get(host.verdict, '??')} {_clean(host.label):<{label_width}}  {host.verdict:<8}"
                     f"  {host.findings} {noun}"
                 )
-        out.append("  " + ", ".join(f"{count} {verdict}" for verdict, count in server.summary))
-        out += _unknown_block(server.unknown, width)
-        for finding in server.findings:
-            out += _finding_block(finding, width)
-        if server.hygiene:
-            out.append("")
-            out.append("  Server hygiene:")
-            for finding in server.hygiene:
-                out += _finding_block(finding, width)
+        out += _server_tail(server, width)
         out.append("")
+    out += summary_lines(view, width)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _server_head(server: ServerView, width: int) -> list[str]:
+    """The server's name and target, why it could not be checked, and its probe events: what precedes its hosts."""
+    version = f" {_clean(server.version)}" if server.version is not None else ""
+    lines = _wrap(f"{_clean(server.name)}{version}  ({_clean(server.display)})", width, "", "    ")
+    if server.error is not None:
+        lines += _wrap(f"could not be checked: {_clean(server.error)}", width, "  ", "    ")
+    for event in server.events:
+        lines += _wrap(f"[{_clean(event.code)}] {_clean(event.message)}", width, "  ", "    ")
+    return lines
+
+
+def _server_tail(server: ServerView, width: int) -> list[str]:
+    """The verdict counts, why lanes are unknown, the findings and the server hygiene: what follows its hosts."""
+    lines = ["  " + ", ".join(f"{count} {verdict}" for verdict, count in server.summary)]
+    lines += _unknown_block(server.unknown, width)
+    for finding in server.findings:
+        lines += _finding_block(finding, width)
+    if server.hygiene:
+        lines += ["", "  Server hygiene:"]
+        for finding in server.hygiene:
+            lines += _finding_block(finding, width)
+    return lines
+
+
+def summary_lines(view: ReportView, width: int) -> list[str]:
+    """Each host across the servers (how many work, are degraded, blocked, unknown) when there are several."""
+    if len(view.servers) < 2:
+        return []
+    checked = len(view.servers) - view.unchecked
+    head = f"Across {len(view.servers)} servers ({checked} checked, {view.unchecked} could not be):"
+    lines = ["", *_wrap(head, width, "", "  ")]
+    if not view.tallies:
+        return lines
+    label_width = max(4, *(len(_clean(tally.label)) for tally in view.tallies))
+    lines.append(f"  {'host':<{label_width}}  " + "  ".join(SUMMARY_ORDER))
+    for tally in view.tallies:
+        counts = "  ".join(
+            f"{count:>{len(verdict)}}" for verdict, count in zip(SUMMARY_ORDER, tally.counts, strict=True)
+        )
+        lines.append(f"  {_clean(tally.label):<{label_width}}  {counts}")
+    return lines
 
 
 def _unknown_block(lanes: tuple[UnknownReasons, ...], width: int) -> list[str]:
@@ -63,8 +97,8 @@ def _unknown_block(lanes: tuple[UnknownReasons, ...], width: int) -> list[str]:
 
 def _finding_block(finding: FindingView, width: int) -> list[str]:
     indent = "      "
-    head = f"  - {_clean(finding.rule_id)} [{_clean(finding.severity)}] {_clean(finding.title)}"
-    lines = ["", head]
+    head = f"{_clean(finding.rule_id)} [{_clean(finding.severity)}] {_clean(finding.title)}"
+    lines = ["", *_wrap(head, width, "  - ", "      ")]
     body: list[str] = []
     if finding.hosts:
         body.append("hosts: " + ", ".join(_clean(host) for host in finding.hosts))
@@ -83,17 +117,20 @@ def _finding_block(finding: FindingView, width: int) -> list[str]:
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
-    """`text` wrapped at spaces only (never inside a rule id, URL or name), so joining its lines gives it back."""
+    """`text` wrapped at spaces (never inside a rule id, URL or name that fits on a line: only a word wider than a
+    whole line is split, so that no line is wider than `width` and nothing is cut).
+    """
     return textwrap.wrap(
-        text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False
+        text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=True, break_on_hyphens=False
     )
 
 
 def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None = None) -> bool:
     """Print the report with `rich` to `stream`; returns False (printing nothing) when `rich` is not installed.
 
-    It says what `render_text` says (the same finding blocks, wrapped to the console), with a table of the hosts
-    that also gives each lane's verdict.
+    It says what `render_text` says (the same lines, wrapped to the console: the verdict counts, the findings, the
+    "Server hygiene" heading, the summary across servers), with a table of the hosts that also gives each lane's
+    verdict.
     """
     try:
         from rich.console import Console
@@ -103,12 +140,13 @@ def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None =
         return False
     console = Console(file=stream, width=width, highlight=False)
     styles = {"works": "green", "degraded": "yellow", "blocked": "bold red", "unknown": "dim"}
-    for server in report_view(document).servers:
-        console.print(Text(_clean(server.name), style="bold"), Text(f"  {_clean(server.display)}", style="dim"))
-        if server.error is not None:
-            console.print(Text(f"  could not be checked: {_clean(server.error)}", style="bold red"))
-        for event in server.events:
-            console.print(Text(f"  [{_clean(event.code)}] {_clean(event.message)}", style="yellow"))
+    view = report_view(document)
+    wrap = console.width
+    for server in view.servers:
+        head = _server_head(server, wrap)
+        for index, line in enumerate(head):
+            style = "bold" if index == 0 else "bold red" if "could not be checked" in line else "yellow"
+            console.print(Text(line, style=style), crop=False)
         table = Table(show_edge=False, pad_edge=False)
         for column in ("host", "verdict", "apps", "server", "findings"):
             table.add_column(column)
@@ -120,13 +158,13 @@ def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None =
                 Text(host.server),
                 Text(str(host.findings)),
             )
-        console.print(table)
-        lines = _unknown_block(server.unknown, console.width - 2)
-        for finding in (*server.findings, *server.hygiene):
-            lines += _finding_block(finding, console.width - 2)
-        for line in lines:
-            console.print(Text(line))
+        if server.hosts:
+            console.print(table)
+        for line in _server_tail(server, wrap):
+            console.print(Text(line), crop=False, soft_wrap=True)
         console.print()
+    for line in summary_lines(view, wrap):
+        console.print(Text(line), crop=False, soft_wrap=True)
     return True
 
 

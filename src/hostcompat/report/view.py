@@ -1,6 +1,6 @@
 """What the text, rich and Markdown reports show of a document, read from it once: server by server, its name and
 target, why it could not be checked, its probe events, one row per host, the verdict counts, why lanes are unknown,
-each finding once with its hosts, and the server's own hygiene.
+each finding once with its hosts, and the server's own hygiene; then each host across the servers.
 
 The document may be a saved report of any shape (a hand-edited or hostile file that `read_report` let through, or
 one built by hand): every value is read as the untrusted JSON it may be, and shown as text (`str`) for each
@@ -92,16 +92,43 @@ class ServerView:
 
 
 @dataclass(frozen=True)
+class HostTally:
+    """One host across the servers of a report: how many servers got each verdict on it, in `SUMMARY_ORDER`."""
+
+    label: str
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class ReportView:
-    """A whole report, server by server."""
+    """A whole report, server by server, and each host across the servers."""
 
     servers: tuple[ServerView, ...]
+    tallies: tuple[HostTally, ...] = ()
+    """Each host (in the order first met) with its verdict counts across the servers that were checked."""
+
+    @property
+    def unchecked(self) -> int:
+        """How many servers could not be checked."""
+        return sum(1 for server in self.servers if server.error is not None)
 
 
 def report_view(document: ReportDocument) -> ReportView:
     """The view of `document`, whatever its shape."""
     raw: WireJSON = document
-    return ReportView(tuple(server_view(cast("ServerEntry", server)) for server in _objects(raw.get("servers"))))
+    servers = tuple(server_view(cast("ServerEntry", server)) for server in _objects(raw.get("servers")))
+    return ReportView(servers, host_tallies(servers))
+
+
+def host_tallies(servers: tuple[ServerView, ...]) -> tuple[HostTally, ...]:
+    """Each host's verdict counts across `servers` (a verdict outside `SUMMARY_ORDER` counts as unknown)."""
+    counts: dict[str, list[int]] = {}
+    unknown = SUMMARY_ORDER.index("unknown")
+    for server in servers:
+        for host in server.hosts:
+            row = counts.setdefault(host.label, [0] * len(SUMMARY_ORDER))
+            row[SUMMARY_ORDER.index(host.verdict) if host.verdict in SUMMARY_ORDER else unknown] += 1
+    return tuple(HostTally(label, tuple(row)) for label, row in counts.items())
 
 
 def server_view(entry: ServerEntry) -> ServerView:
@@ -175,9 +202,11 @@ __all__ = [
     "FindingView",
     "HostFact",
     "HostRow",
+    "HostTally",
     "ReportView",
     "ServerView",
     "finding_view",
+    "host_tallies",
     "report_view",
     "server_view",
 ]
