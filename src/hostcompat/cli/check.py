@@ -169,7 +169,7 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
         return
     from hostcompat.report.render import render_report
 
-    text = render_report(document, args.format)
+    text = render_report(document, args.format, fail_on=args.fail_on)
     is_json = args.format in ("json", "sarif")
     if args.output is None:
         if is_json:
