@@ -100,3 +100,12 @@ def test_server_text_in_the_diff_is_terminal_safe() -> None:
         doc["servers"][0]["target"]["display"] = "evil\x1b[2J\u202ename"
     assert "\x1b" not in diff_reports(baseline, current).text()
     assert "\u202e" not in diff_reports(baseline, current).text()
+
+
+def test_hygiene_findings_are_compared_as_the_servers_own() -> None:
+    baseline, current = document("works"), document("works")
+    current["servers"][0]["hygiene"].append(finding("HYG-NEW-001", "degraded", ["t"], lane="server"))
+    baseline["servers"][0]["hygiene"].append(finding("HYG-OLD-001", "info", ["t"], lane="server"))
+    changes = diff_reports(baseline, current)
+    assert [change.describe() for change in changes.worse] == ["python -m board · (hygiene): new finding HYG-NEW-001"]
+    assert [change.describe() for change in changes.better] == ["python -m board · (hygiene): HYG-OLD-001 gone"]
