@@ -43,6 +43,18 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 1 when any host's verdict is this bad or worse (default: blocked)",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report here instead of standard output")
+    parser.add_argument(
+        "--baseline",
+        metavar="REPORT",
+        help="an earlier JSON report: exit 1 only on what got worse (a worse verdict, a new finding), instead of "
+        "--fail-on; what got worse and what got better go to standard error",
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="check only the I-th of N equal, contiguous parts of the server list (1 ≤ I ≤ N); "
+        "`hostcompat merge` joins the N reports",
+    )
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE", help="a user file of host overrides")
     parser.add_argument(
         "--host-version",
@@ -80,6 +92,17 @@ def _run(args: argparse.Namespace) -> int:
     from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
+    shard = None
+    if args.shard is not None:
+        from hostcompat.report.merge import parse_shard, shard_slice
+
+        shard = parse_shard(args.shard)
+        planned = planned[shard_slice(len(planned), shard)]
+    baseline = None
+    if args.baseline is not None:
+        from hostcompat.report.reader import read_report
+
+        baseline = read_report(args.baseline)  # an unreadable baseline fails now, before any probe
     if args.output is not None:
         from hostcompat.output_files import check_output_path
 
@@ -123,7 +146,16 @@ def _run(args: argparse.Namespace) -> int:
         )
         entries.append(planned_redactor(item).json(entry, urls=False))
     document = report_document(entries)
-    _write(redact_inputs(document, args), args)
+    if shard is not None:
+        document["shard"] = shard
+    shown: ReportDocument = redact_inputs(document, args)
+    _write(shown, args)
+    if baseline is not None:
+        from hostcompat.report.diff import diff_reports
+
+        changes = diff_reports(baseline, shown)
+        sys.stderr.write(changes.text())
+        return 1 if changes.regressed else 0
     return exit_code(document, args.fail_on)
 
 
@@ -195,7 +227,7 @@ def _write(document: ReportDocument, args: argparse.Namespace) -> None:
 
         text = render_text(document, width=terminal_width())
     else:
-        text = render_report(document, args.format)
+        text = render_report(document, args.format, fail_on=args.fail_on)
     is_json = args.format in ("json", "sarif")
     if args.output is None:
         if is_json:

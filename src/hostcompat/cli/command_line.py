@@ -31,6 +31,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rewrite",
     "proxy",
     "demo",
+    "diff",
+    "merge",
 )
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 

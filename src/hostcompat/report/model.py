@@ -260,8 +260,36 @@ class ServerEntry(TypedDict):
     summary: Summary
 
 
-class ReportDocument(TypedDict):
-    """The whole report of one run."""
+class ShardInfo(TypedDict):
+    """Which part of the server list a sharded run (`check --shard I/N`) checked: the `index`-th of `count`."""
+
+    index: int
+    count: int
+
+
+class HostTally(TypedDict):
+    """One host across the servers of a merged report: how many servers got each verdict on it."""
+
+    hostId: str
+    hostLabel: str
+    works: int
+    unknown: int
+    degraded: int
+    blocked: int
+
+
+class _ReportDocumentKeys(TypedDict, total=False):
+    shard: ShardInfo
+    hostSummary: list[HostTally]
+    notChecked: int
+
+
+class ReportDocument(_ReportDocumentKeys):
+    """The whole report of one run.
+
+    `shard` is set by a sharded run; `hostSummary` (per host, how many servers got each verdict) and `notChecked`
+    (how many servers could not be checked) by `hostcompat merge`.
+    """
 
     schema: Literal["hostcompat.report/1"]
     tool: ToolInfo
@@ -286,6 +314,7 @@ __all__ = [
     "FindingEntry",
     "HandshakeInfo",
     "HostEntry",
+    "HostTally",
     "LaneEntry",
     "LaneName",
     "Lanes",
@@ -296,6 +325,7 @@ __all__ = [
     "ServerEntry",
     "ServerInfo",
     "SeverityName",
+    "ShardInfo",
     "Summary",
     "TargetInfo",
     "ToolInfo",

@@ -8,17 +8,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:
+    from hostcompat.report.document import FailOn
     from hostcompat.report.model import ReportDocument
 
-ReportFormat = Literal["text", "json", "markdown", "sarif", "html"]
+ReportFormat = Literal["text", "json", "markdown", "sarif", "html", "junit"]
 """An output format of a report."""
 
-REPORT_FORMATS: Final[tuple[ReportFormat, ...]] = ("text", "json", "markdown", "sarif", "html")
+REPORT_FORMATS: Final[tuple[ReportFormat, ...]] = ("text", "json", "markdown", "sarif", "html", "junit")
 """Every output format, the default (`text`) first."""
 
 
-def render_report(document: ReportDocument, fmt: ReportFormat) -> str:
-    """The report document in one of `REPORT_FORMATS`, as text (JSON and SARIF indented, newline-terminated)."""
+def render_report(document: ReportDocument, fmt: ReportFormat, *, fail_on: FailOn = "blocked") -> str:
+    """The report document in one of `REPORT_FORMATS`, as text (JSON and SARIF indented, newline-terminated).
+
+    `fail_on` matters to JUnit only: a host whose verdict reaches it is a failed testcase, as it fails the run.
+    """
+    if fmt == "junit":
+        from hostcompat.report.junit import render_junit
+
+        return render_junit(document, fail_on)
     if fmt == "json":
         from hostcompat.report.indented_json import json_text
 
