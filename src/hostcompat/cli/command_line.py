@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rewrite",
     "proxy",
     "demo",
+    "serve",
 )
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 
