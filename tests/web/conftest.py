@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -29,4 +30,5 @@ def board_snapshot() -> dict[str, Any]:
     async def take() -> dict[str, Any]:
         return (await capture(parse_target(BOARD))).to_dict()
 
-    return anyio.run(take)
+    with ThreadPoolExecutor(1) as pool:  # its own thread: sync Playwright runs a loop in this one
+        return pool.submit(anyio.run, take).result()

@@ -176,7 +176,8 @@
           var chip = el("button", {
             type: "button", className: "chip " + v + (show[v] ? "" : " faded"), "data-verdict": v, "data-host": c.id,
             "data-server": row.index, "aria-pressed": isSelected(row.index, c.id) ? "true" : "false",
-            "aria-label": serverName(server) + " on " + c.label + ": " + v, text: v
+            "aria-label": serverName(server) + " on " + c.label + ": " + v, title: c.label + ": " + v,
+            text: v.charAt(0).toUpperCase()  // W, D, B, U as in the HTML report; the colour and the title say more
           });
           chip.addEventListener("click", function () { state.selected = { server: row.index, host: c.id }; render(); $("detail").focus(); });
           td.appendChild(chip);
