@@ -12,17 +12,20 @@
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (key) {
-      if (key === "text") node.textContent = String(attrs[key]);
+      if (key === "text") node.textContent = clean(attrs[key]);
       else if (key === "className") node.className = attrs[key];
       else node.setAttribute(key, String(attrs[key]));
     });
     (children || []).forEach(function (child) { if (child) node.appendChild(child); });
     return node;
   }
+  // control, bidi-override and isolate characters out (as the HTML report drops them): ANSI escapes show as text
+  var UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function clean(value) { return String(value).replace(UNSAFE, ""); }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
   function safeVerdict(v) { return VERDICTS.indexOf(v) >= 0 ? v : "unknown"; }
   function status(text, isError) {
-    var node = $("status"); node.textContent = text; node.className = isError ? "error" : "muted";
+    var node = $("status"); node.textContent = clean(text); node.className = isError ? "error" : "muted";
   }
 
   function api(method, path, body, withToken) {
@@ -200,7 +203,7 @@
     if (!host) return;
     var lane = $("lane").value;
     var v = safeVerdict(host.verdict);
-    box.appendChild(el("h2", {}, [document.createTextNode(serverName(server) + " on " + String(host.hostLabel) + " "),
+    box.appendChild(el("h2", {}, [document.createTextNode(clean(serverName(server) + " on " + String(host.hostLabel) + " ")),
       el("span", { className: "chip " + v, text: v })]));
     var known = state.hosts[String(host.hostId)];
     var lanes = host.lanes || {};
@@ -231,11 +234,11 @@
     row("host fact", [f.provenance, f.factSource, f.factDate].filter(Boolean).join(" · "));
     var evidence = (Array.isArray(f.evidence) ? f.evidence : []).map(function (e) {
       var where = String(e.source) + (e.line ? ":" + e.line : "");
-      return el("li", {}, [el("code", { text: where }), document.createTextNode(e.detail ? " " + String(e.detail) : ""),
+      return el("li", {}, [el("code", { text: where }), document.createTextNode(e.detail ? " " + clean(e.detail) : ""),
         e.snippet ? el("pre", { text: String(e.snippet) }) : null]);
     });
     return el("article", { className: "finding", "data-lane": String(f.lane) }, [
-      el("h4", {}, [el("span", { className: "chip " + sev, text: sev }), document.createTextNode(" " + String(f.title))]),
+      el("h4", {}, [el("span", { className: "chip " + sev, text: sev }), document.createTextNode(" " + clean(f.title))]),
       el("p", { text: String(f.detail || "") }),
       el("dl", {}, rows),
       evidence.length ? el("ul", {}, evidence) : null
