@@ -29,10 +29,10 @@ from hostcompat.web.store import DEFAULT_MAX_REPORTS, ReportStore
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.model import Catalog
 
-MAX_CHECK_BYTES: Final = 16 * 1024 * 1024
+MAX_CHECK_BYTES: Final = 64 * 1024 * 1024
 """The largest `POST /api/check` body (a snapshot upload), in bytes."""
 
-MAX_SCAN_BYTES: Final = 4 * 1024 * 1024
+MAX_SCAN_BYTES: Final = 16 * 1024 * 1024
 """The largest `POST /api/scan` body (one widget's HTML), in bytes."""
 
 PAGE_CSP: Final = (
