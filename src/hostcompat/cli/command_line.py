@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "demo",
     "diff",
     "merge",
+    "serve",
 )
 """Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
 

@@ -1,0 +1,283 @@
+// The compatibility page. Everything in a report came from a server and is untrusted: the DOM is built with
+// createElement and textContent only (never innerHTML), and no server string becomes an attribute that runs code.
+(function () {
+  "use strict";
+  var VERDICTS = ["works", "degraded", "blocked", "unknown"];
+  var RANK = { works: 0, unknown: 1, degraded: 2, blocked: 3 };
+  var params = new URLSearchParams(location.search);
+  var token = params.get("token");
+  var state = { hosts: {}, reports: [], current: null, compare: null, selected: null };
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = clean(attrs[key]);
+      else if (key === "className") node.className = attrs[key];
+      else node.setAttribute(key, String(attrs[key]));
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+  // control, bidi-override and isolate characters out (as the HTML report drops them): ANSI escapes show as text
+  var UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function clean(value) { return String(value).replace(UNSAFE, ""); }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function safeVerdict(v) { return VERDICTS.indexOf(v) >= 0 ? v : "unknown"; }
+  function status(text, isError) {
+    var node = $("status"); node.textContent = clean(text); node.className = isError ? "error" : "muted";
+  }
+
+  function api(method, path, body, withToken) {
+    var headers = {};
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (withToken && token) headers["X-Hostcompat-Token"] = token;
+    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      .then(function (response) {
+        return response.json().then(function (data) {
+          if (!response.ok) throw new Error((data && data.error && data.error.message) || ("HTTP " + response.status));
+          return data;
+        });
+      });
+  }
+
+  // --- theme ---------------------------------------------------------------------------------------------------
+  var THEMES = ["auto", "dark", "light"];
+  function applyTheme(name) {
+    if (name === "auto") document.documentElement.removeAttribute("data-theme");
+    else document.documentElement.setAttribute("data-theme", name);
+    $("theme").textContent = "Theme: " + name;
+    try { localStorage.setItem("hostcompat-theme", name); } catch (e) { /* storage may be off */ }
+  }
+  $("theme").addEventListener("click", function () {
+    var now = document.documentElement.getAttribute("data-theme") || "auto";
+    applyTheme(THEMES[(THEMES.indexOf(now) + 1) % THEMES.length]);
+  });
+  try { applyTheme(params.get("theme") || localStorage.getItem("hostcompat-theme") || "auto"); } catch (e) { applyTheme("auto"); }
+
+  // --- checks --------------------------------------------------------------------------------------------------
+  function follow(started, label) {
+    var list = $("progress"); clear(list);
+    status("checking " + label + " …");
+    return new Promise(function (resolve) {
+      var source = new EventSource(started.links.events);
+      function end() { source.close(); resolve(api("GET", started.links.report)); }
+      source.addEventListener("progress", function (e) { list.appendChild(el("li", { text: JSON.parse(e.data).message })); });
+      source.addEventListener("done", end);
+      source.addEventListener("failed", end);
+      source.onerror = end;
+    }).then(function (run) {
+      if (run.status === "failed") status("the check failed: " + (run.error || "unknown error"), true);
+      else status("checked " + label);
+      if (run.report) addReport(run.id, label, run.report);
+      return run;
+    });
+  }
+  function start(body, withToken, label) {
+    return api("POST", "/api/check", body, withToken)
+      .then(function (started) { return follow(started, label); })
+      .catch(function (error) { status(error.message, true); });
+  }
+  $("upload-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var file = $("snapshot-file").files[0];
+    if (!file) { status("choose a snapshot file first", true); return; }
+    file.text().then(function (text) {
+      var snapshot;
+      try { snapshot = JSON.parse(text); } catch (e) { status("that file is not JSON: " + e.message, true); return; }
+      return start({ snapshot: snapshot }, false, file.name);
+    });
+  });
+  $("live-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var target = $("target").value.trim();
+    if (!target) { status("enter a command or a URL", true); return; }
+    var body = /^https?:\/\//i.test(target) ? { url: target } : { command: target };
+    start(body, true, target);
+  });
+  if (!token) {
+    $("token-note").textContent = "open the address printed by hostcompat serve (with its token) to probe commands and URLs";
+    $("live-submit").disabled = true;
+  }
+
+  // --- reports ---------------------------------------------------------------------------------------------------
+  function addReport(id, label, doc) {
+    state.reports.push({ id: id, label: label, doc: doc });
+    var index = state.reports.length - 1;
+    var name = "#" + (index + 1) + " " + label;
+    $("report-pick").appendChild(el("option", { value: index, text: name }));
+    $("diff-pick").appendChild(el("option", { value: index, text: name }));
+    $("report-pick").value = String(index);
+    state.current = index; state.selected = null;
+    render();
+  }
+  $("report-pick").addEventListener("change", function () { state.current = Number($("report-pick").value); state.selected = null; render(); });
+  $("diff-pick").addEventListener("change", function () {
+    var v = $("diff-pick").value; state.compare = v === "" ? null : Number(v); render();
+  });
+  ["lane", "kind", "sort"].forEach(function (id) { $(id).addEventListener("change", render); });
+  document.querySelectorAll("input[data-verdict]").forEach(function (box) { box.addEventListener("change", render); });
+
+  function servers(doc) { return Array.isArray(doc && doc.servers) ? doc.servers : []; }
+  function hostsOf(server) { return Array.isArray(server.hosts) ? server.hosts : []; }
+  function serverName(server) {
+    var info = server.server || {};
+    var target = server.target || {};
+    return String(info.name || target.display || "server");
+  }
+  function verdictFor(host, lane) {
+    if (lane !== "all" && host.lanes && host.lanes[lane]) return safeVerdict(host.lanes[lane].verdict);
+    return safeVerdict(host.verdict);
+  }
+  function worst(server, lane) {
+    return hostsOf(server).reduce(function (acc, h) { return Math.max(acc, RANK[verdictFor(h, lane)]); }, -1);
+  }
+  function columns(list) {
+    var seen = {}, out = [], kind = $("kind").value;
+    list.forEach(function (server) {
+      hostsOf(server).forEach(function (h) {
+        var id = String(h.hostId);
+        if (seen[id]) return;
+        seen[id] = true;
+        var known = state.hosts[id];
+        if (kind !== "all" && (!known || known.kind !== kind)) return;
+        out.push({ id: id, label: String(h.hostLabel || id) });
+      });
+    });
+    return out;
+  }
+
+  function render() {
+    renderMatrix(); renderDiff(); renderDetail();
+  }
+
+  function renderMatrix() {
+    var box = $("matrix"); clear(box);
+    var report = state.reports[state.current];
+    if (!report) return;
+    var lane = $("lane").value, sort = $("sort").value;
+    var show = {};
+    document.querySelectorAll("input[data-verdict]").forEach(function (b) { show[b.dataset.verdict] = b.checked; });
+    var list = servers(report.doc).map(function (s, i) { return { server: s, index: i }; });
+    if (sort === "name") list.sort(function (a, b) { return serverName(a.server).localeCompare(serverName(b.server)); });
+    if (sort !== "name") list.sort(function (a, b) {
+      var d = worst(a.server, lane) - worst(b.server, lane); return sort === "worst" ? -d : d;
+    });
+    var cols = columns(servers(report.doc));
+    var head = el("tr", {}, [el("th", { scope: "col", text: "server" })]);
+    cols.forEach(function (c) { head.appendChild(el("th", { scope: "col", className: "host", text: c.label })); });
+    var body = el("tbody");
+    list.forEach(function (row) {
+      var server = row.server;
+      var tr = el("tr", { "data-server": row.index }, [el("th", { scope: "row", text: serverName(server), title: serverName(server) })]);
+      if (server.error) tr.appendChild(el("td", { colspan: Math.max(cols.length, 1), className: "error", text: String(server.error) }));
+      else cols.forEach(function (c) {
+        var host = hostsOf(server).filter(function (h) { return String(h.hostId) === c.id; })[0];
+        var td = el("td");
+        if (host) {
+          var v = verdictFor(host, lane);
+          var chip = el("button", {
+            type: "button", className: "chip " + v + (show[v] ? "" : " faded"), "data-verdict": v, "data-host": c.id,
+            "data-server": row.index, "aria-pressed": isSelected(row.index, c.id) ? "true" : "false",
+            "aria-label": serverName(server) + " on " + c.label + ": " + v, title: c.label + ": " + v,
+            text: v.charAt(0).toUpperCase()  // W, D, B, U as in the HTML report; the colour and the title say more
+          });
+          chip.addEventListener("click", function () { state.selected = { server: row.index, host: c.id }; render(); $("detail").focus(); });
+          td.appendChild(chip);
+        }
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    box.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
+  }
+  function isSelected(server, host) { return state.selected && state.selected.server === server && state.selected.host === host; }
+
+  function renderDetail() {
+    var box = $("detail"); clear(box);
+    var report = state.reports[state.current];
+    if (!report || !state.selected) return;
+    var server = servers(report.doc)[state.selected.server];
+    if (!server) return;
+    var host = hostsOf(server).filter(function (h) { return String(h.hostId) === state.selected.host; })[0];
+    if (!host) return;
+    var lane = $("lane").value;
+    var v = safeVerdict(host.verdict);
+    box.appendChild(el("h2", {}, [document.createTextNode(clean(serverName(server) + " on " + String(host.hostLabel) + " ")),
+      el("span", { className: "chip " + v, text: v })]));
+    var known = state.hosts[String(host.hostId)];
+    var lanes = host.lanes || {};
+    box.appendChild(el("p", { className: "muted", text: "kind: " + (known ? known.kind : "?") + " · apps lane: " +
+      safeVerdict((lanes.apps || {}).verdict) + " · server lane: " + safeVerdict((lanes.server || {}).verdict) +
+      " · weakest provenance: " + String(host.provenance || "none") }));
+    var findings = (Array.isArray(host.findings) ? host.findings : []).filter(function (f) { return lane === "all" || f.lane === lane; });
+    if (!findings.length) box.appendChild(el("p", { text: "No findings on this host." }));
+    findings.forEach(function (f) { box.appendChild(finding(f)); });
+    var hygiene = Array.isArray(server.hygiene) ? server.hygiene : [];
+    if (hygiene.length) {
+      box.appendChild(el("h3", { text: "The server's own hygiene (whatever the host)" }));
+      hygiene.forEach(function (f) { box.appendChild(finding(f)); });
+    }
+    var events = Array.isArray(server.events) ? server.events : [];
+    if (events.length) {
+      box.appendChild(el("h3", { text: "Events" }));
+      box.appendChild(el("ul", {}, events.map(function (e) { return el("li", { text: String(e.code) + ": " + String(e.message) }); })));
+    }
+  }
+  function finding(f) {
+    var sev = ["blocker", "degraded", "info"].indexOf(f.severity) >= 0 ? f.severity : "info";
+    var rows = [];
+    function row(name, value) { if (value !== undefined && value !== null && value !== "") rows.push(el("dt", { text: name }), el("dd", { text: String(value) })); }
+    row("rule", f.ruleId); row("lane", f.lane);
+    if (Array.isArray(f.tools) && f.tools.length) row("tools", f.tools.join(", "));
+    row("fix", f.remediation);
+    row("host fact", [f.provenance, f.factSource, f.factDate].filter(Boolean).join(" · "));
+    var evidence = (Array.isArray(f.evidence) ? f.evidence : []).map(function (e) {
+      var where = String(e.source) + (e.line ? ":" + e.line : "");
+      return el("li", {}, [el("code", { text: where }), document.createTextNode(e.detail ? " " + clean(e.detail) : ""),
+        e.snippet ? el("pre", { text: String(e.snippet) }) : null]);
+    });
+    return el("article", { className: "finding", "data-lane": String(f.lane) }, [
+      el("h4", {}, [el("span", { className: "chip " + sev, text: sev }), document.createTextNode(" " + clean(f.title))]),
+      el("p", { text: String(f.detail || "") }),
+      el("dl", {}, rows),
+      evidence.length ? el("ul", {}, evidence) : null
+    ]);
+  }
+
+  function renderDiff() {
+    var box = $("diff"); clear(box);
+    var a = state.reports[state.compare], b = state.reports[state.current];
+    box.classList.toggle("hidden", !a || !b || a === b);
+    if (!a || !b || a === b) return;
+    box.appendChild(el("h2", { text: "Compared with " + a.label }));
+    var before = {};
+    servers(a.doc).forEach(function (s) { hostsOf(s).forEach(function (h) { before[serverName(s) + "\u0000" + h.hostId] = safeVerdict(h.verdict); }); });
+    var rows = [];
+    servers(b.doc).forEach(function (s) {
+      hostsOf(s).forEach(function (h) {
+        var old = before[serverName(s) + "\u0000" + h.hostId], now = safeVerdict(h.verdict);
+        if (!old || old === now) return;
+        var better = RANK[now] < RANK[old];
+        rows.push(el("tr", { className: better ? "better" : "worse" }, [el("td", { text: serverName(s) }), el("td", { text: String(h.hostLabel) }),
+          el("td", { text: old + " → " + now }), el("td", { text: better ? "better" : "worse" })]));
+      });
+    });
+    if (!rows.length) { box.appendChild(el("p", { text: "No verdict changed." })); return; }
+    box.appendChild(el("table", {}, [el("tbody", {}, rows)]));
+  }
+
+  // --- start ------------------------------------------------------------------------------------------------------
+  api("GET", "/api/hosts").then(function (data) {
+    var kinds = {};
+    data.hosts.forEach(function (h) { state.hosts[h.id] = h; kinds[h.kind] = true; });
+    Object.keys(kinds).sort().forEach(function (k) { $("kind").appendChild(el("option", { value: k, text: k })); });
+    var first = params.get("report");
+    if (first) return api("GET", "/api/reports/" + encodeURIComponent(first)).then(function (run) {
+      if (run.report) addReport(run.id, "report " + run.id.slice(0, 6), run.report);
+      if (run.error) status("the check failed: " + run.error, true);
+    });
+  }).catch(function (error) { status(error.message, true); }).then(function () {
+    document.documentElement.setAttribute("data-ready", "true");
+  });
+})();

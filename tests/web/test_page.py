@@ -1,0 +1,177 @@
+"""The page in a real headless Chromium: the matrix matches the API, uploads and live probes work, failures show,
+and a hostile server runs no script, in the page or in the `--format html` report. Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hostcompat.report import render_report
+from tests.web.browser import PWN_FLAG, chromium, screenshot, watched_page
+from tests.web.hostile import hostile_snapshot
+from tests.web.support import Served
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+def _chips(page: Any) -> set[tuple[str, str, str]]:
+    found = page.eval_on_selector_all(
+        "#matrix button.chip",
+        "els => els.map(e => [e.dataset.server, e.dataset.host, e.dataset.verdict])",
+    )
+    return {(str(s), str(h), str(v)) for s, h, v in found}
+
+
+def _expected(report: Any) -> set[tuple[str, str, str]]:
+    return {
+        (str(index), host["hostId"], host["verdict"])
+        for index, server in enumerate(report["servers"])
+        for host in server["hosts"]
+    }
+
+
+def test_the_matrix_shows_exactly_the_verdicts_of_the_api(
+    served: Served, browser: Any, board_snapshot: dict[str, Any]
+) -> None:
+    run = served.check({"snapshot": board_snapshot})
+    dialogs: list[str] = []
+    errors: list[str] = []
+    page = watched_page(browser, dialogs, errors)
+    page.goto(f"{served.base}/?report={run['id']}&theme=light")
+    page.wait_for_selector("#matrix button.chip")
+    assert _chips(page) == _expected(run["report"])
+    assert len(_chips(page)) == len(run["report"]["servers"][0]["hosts"]) > 10
+    page.locator("#matrix button.chip[data-verdict=degraded], #matrix button.chip[data-verdict=blocked]").first.click()
+    page.wait_for_selector("#detail h2")
+    screenshot(page, "page-light.png")
+    page.click("#theme")  # light → auto
+    page.click("#theme")  # auto → dark
+    assert page.get_attribute("html", "data-theme") == "dark"
+    screenshot(page, "page-dark.png")
+    assert not errors and not dialogs
+
+
+def test_the_filters_hide_and_the_keyboard_opens_a_host(
+    served: Served, browser: Any, board_snapshot: dict[str, Any]
+) -> None:
+    run = served.check({"snapshot": board_snapshot})
+    page = watched_page(browser, [], [])
+    page.goto(f"{served.base}/?report={run['id']}")
+    page.wait_for_selector("#matrix button.chip")
+    verdicts = {v for _, _, v in _chips(page)}
+    some = sorted(verdicts)[0]
+    page.uncheck(f"input[data-verdict={some}]")
+    faded = page.eval_on_selector_all("#matrix button.chip.faded", "els => els.map(e => e.dataset.verdict)")
+    assert faded and set(faded) == {some}
+    page.locator("#matrix button.chip").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#detail h2")
+    kinds = page.eval_on_selector_all("#kind option", "els => els.map(e => e.value)")
+    assert len(kinds) > 2
+    page.select_option("#kind", kinds[1])
+    assert 0 < page.locator("#matrix button.chip").count() < len(_expected(run["report"]))
+
+
+def test_a_snapshot_upload_works_and_two_reports_diff(
+    served: Served, browser: Any, board_snapshot: dict[str, Any], tmp_path: Path
+) -> None:
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board_snapshot))
+    page = watched_page(browser, [], [])
+    page.goto(served.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    page.set_input_files("#snapshot-file", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#matrix button.chip")
+    assert "checked board.json" in page.text_content("#status")
+    worse = json.loads(json.dumps(board_snapshot))
+    worse["tools"] = [{**tool, "_meta": {"ui": {"resourceUri": "ui://nowhere"}}} for tool in worse["tools"]]
+    path.write_text(json.dumps(worse))
+    page.set_input_files("#snapshot-file", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#report-pick option:nth-child(2)", state="attached")
+    page.select_option("#diff-pick", "0")
+    page.wait_for_selector("#diff h2")
+    assert "Compared with" in page.text_content("#diff")
+
+
+def test_a_failing_probe_shows_its_error(served: Served, browser: Any) -> None:
+    page = watched_page(browser, [], [])
+    page.goto(f"{served.base}/?token={served.token}")
+    page.wait_for_selector("html[data-ready=true]")
+    page.fill("#target", f"{sys.executable} -c 'import sys; sys.exit(7)'")
+    page.click("#live-submit")
+    page.wait_for_selector("#status.error")
+    assert "the check failed" in page.text_content("#status")
+    assert page.locator("#matrix td.error").count() == 1
+
+
+def test_without_the_token_the_page_cannot_start_a_command(served: Served, browser: Any) -> None:
+    page = watched_page(browser, [], [])
+    page.goto(served.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    assert page.is_disabled("#live-submit")
+    status = page.evaluate(
+        "fetch('/api/check', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({command: 'true'})}).then(r => r.status)"
+    )
+    assert status == 403
+
+
+def _assert_inert(page: Any, dialogs: list[str]) -> None:
+    page.wait_for_timeout(300)
+    assert page.evaluate(f"window.{PWN_FLAG} === undefined")
+    assert not dialogs
+    assert page.locator("img, iframe, object, embed").count() == 0  # no server markup became an element
+    assert page.locator("script").count() == 1  # the page's (or the report's) own script only
+    assert page.locator("a[href^='javascript:']").count() == 0
+
+
+def test_a_hostile_server_runs_no_script_in_the_page(served: Served, browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(hostile_snapshot()))
+    dialogs: list[str] = []
+    page = watched_page(browser, dialogs, [])
+    page.goto(served.base + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    page.set_input_files("#snapshot-file", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#matrix button.chip")
+    chips = page.locator("#matrix button.chip")
+    for index in range(min(chips.count(), 12)):
+        chips.nth(index).click()
+        page.wait_for_selector("#detail h2")
+        _assert_inert(page, dialogs)
+    name = page.text_content("#matrix tbody th")
+    assert "<script>" in name  # shown as text, not run
+    assert "\x1b" not in name and "[31mred" in name  # an ANSI escape shows as text, its control character dropped
+    screenshot(page, "page-hostile.png")
+
+
+def test_a_hostile_server_runs_no_script_in_the_html_report(
+    served: Served, browser: Any, board_snapshot: dict[str, Any], tmp_path: Path
+) -> None:
+    evil = served.check({"snapshot": hostile_snapshot()})["report"]
+    board = served.check({"snapshot": board_snapshot})["report"]
+    dialogs: list[str] = []
+    page = watched_page(browser, dialogs, [])
+    for name, report in (("report-hostile", evil), ("report-board", board)):
+        path = tmp_path / f"{name}.html"
+        path.write_text(render_report(report, "html"), encoding="utf-8")
+        page.goto(path.as_uri())
+        page.wait_for_selector("table")
+        for summary in page.locator("details.host > summary").all()[:12]:
+            summary.click()
+        _assert_inert(page, dialogs)
+        screenshot(page, f"{name}.png")
