@@ -98,7 +98,7 @@ def _unknown_block(lanes: tuple[UnknownReasons, ...], width: int) -> list[str]:
 def _finding_block(finding: FindingView, width: int) -> list[str]:
     indent = "      "
     head = f"{_clean(finding.rule_id)} [{_clean(finding.severity)}] {_clean(finding.title)}"
-    lines = ["", *_wrap(head, width, "  - ", "      ")]
+    lines = ["", *_wrap(head, width, "  - ", "        ")]
     body: list[str] = []
     if finding.hosts:
         body.append("hosts: " + ", ".join(_clean(host) for host in finding.hosts))
