@@ -135,7 +135,8 @@ def test_two_postman_findings_of_one_rule_with_different_titles_are_both_printed
     titles = [finding["title"] for finding in host["findings"]]
     assert len(titles) == 2 and len(set(titles)) == 2
     assert "2 findings" in out["text"]
-    assert all(unwrapped(out["text"]).count(title) == 1 and escape_markdown(title) in out["markdown"] for title in titles)
+    text = unwrapped(out["text"])
+    assert all(text.count(title) == 1 and escape_markdown(title) in out["markdown"] for title in titles)
 
 
 def test_the_renderers_never_merge_findings_that_say_different_things() -> None:
