@@ -46,6 +46,7 @@ CASES = [
     ("object-without-properties", {"type": "object"}, "inputSchema"),
     ("missing-type", {"type": "object", "properties": {"a": {"description": "no type"}}}, "inputSchema.properties.a"),
     ("additionalProperties-not-false", {"type": "object", "properties": {}}, "inputSchema"),
+    ("combinator-at-root", {"type": "object", "properties": {}, "anyOf": [{"required": []}]}, "inputSchema"),
 ]
 
 

@@ -81,6 +81,12 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], dict[str, Any]]] = 
         {"typed": {"content": [_text('{\n  "n": 3\n}')], "structuredContent": {"n": 3}}},
     ),
     (
+        "result-structured-replaces-text",
+        [TYPED],
+        {"typed": {"content": [_text("3 items were found")], "structuredContent": {"n": 3}}},
+        {"typed": {"content": [_text('{"n": 3}'), {"type": "image"}], "structuredContent": {"n": 3}}},
+    ),
+    (
         "result-missing-structured",
         [TYPED],
         {"typed": {"content": [_text("3")]}},

@@ -127,6 +127,7 @@ SCHEMA_FEATURES: Final = (
     "object-without-properties",
     "missing-type",
     "additionalProperties-not-false",
+    "combinator-at-root",
 )
 """JSON Schema constructs in a tool's `inputSchema` that some hosts reject."""
 
@@ -232,6 +233,8 @@ TRIGGERS: Final[Mapping[str, str]] = {
     "structuredContent, or one that does not match the outputSchema's type and required properties",
     "result-structured-on-error": "a captured isError result carries structuredContent",
     "result-image-with-structured": "a captured result has an image block and structuredContent",
+    "result-structured-replaces-text": "a captured result has structuredContent and a text block whose text is not "
+    "in structuredContent (non-text blocks are kept)",
     "result-annotation-priority-non-integer": "a content block of a captured result has annotations.priority "
     "that is not an integer",
     "result-nonspec-content-type": "a content block of a captured result has a type the MCP spec does not define",

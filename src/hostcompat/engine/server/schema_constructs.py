@@ -213,6 +213,8 @@ def _node_constructs(node: Mapping[Any, Any], role: str, types: _TypeReader) -> 
             out.append(("additionalProperties-not-false", ""))
     if role in _TYPED_ROLES and not types.typed(node, 0):
         out.append(("missing-type", ""))
+    if role == _ROOT and any(key in keys for key in ("anyOf", "oneOf", "allOf")):
+        out.append(("combinator-at-root", ""))
     return out
 
 

@@ -64,6 +64,10 @@ SCHEMA_FIXES: Final = {
         "add-missing-schema-types",
     ),
     "additionalProperties-not-false": ("Set additionalProperties to false on every object schema.", None),
+    "combinator-at-root": (
+        "Make the top level of inputSchema a plain object schema: move anyOf, oneOf or allOf into a property.",
+        None,
+    ),
 }
 """Schema construct → (the fix in words, the client rewrite that does it, if any)."""
 

@@ -179,6 +179,18 @@ def _content_not_in_structured(_tool: str, result: WireJSON, _surface: ServerSur
     return None
 
 
+def _text_not_in_structured(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
+    """A text block whose text structuredContent does not carry, when a result has both (non-text blocks are kept)."""
+    if not _has_structured(result):
+        return None
+    structured = result["structuredContent"]
+    for block in _blocks(result):
+        text = block.get("text") if block.get("type") == "text" else None
+        if isinstance(text, str) and not text_in_structured(text, structured):
+            return f"content text {cut_snippet(repr(text))} is not in structuredContent, which replaces it"
+    return None
+
+
 def text_in_structured(text: str, structured: object) -> bool:
     """Whether `text` says nothing `structured` does not: empty, a JSON text of it or of a value in it, or equal to
     one of its strings (the SDKs put `json.dumps(structured)`, or the one string field, in the text block).
@@ -304,6 +316,7 @@ def _no_tools(_surface: ServerSurface) -> tuple[str, ...]:
 
 _RESULT_CHECKS: Final[Mapping[str, tuple[_Check, Callable[[ServerSurface], tuple[str, ...]]]]] = {
     "result-structured-replaces-content": (_content_not_in_structured, _structured_tools),
+    "result-structured-replaces-text": (_text_not_in_structured, _structured_tools),
     "result-missing-structured": (_missing_structured, _structured_tools),
     "result-structured-on-error": (_structured_on_error, _no_tools),
     "result-structured-without-text": (_structured_without_text, _structured_tools),
