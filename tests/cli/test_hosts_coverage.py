@@ -7,6 +7,7 @@ import pytest
 
 from hostcompat.engine.catalog.coverage import catalog_coverage, fact_age_days, stale_facts, used_cells
 from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.catalog.model import Fact
 from tests.cli.test_check import run
 
 TEN = ("claude", "claude-code", "chatgpt", "codex", "cursor", "vscode", "goose", "gemini-cli", "copilot-cli", "copilot")
@@ -22,12 +23,23 @@ def test_the_cells_read_depend_on_whether_the_host_renders_widgets() -> None:
 
 def test_coverage_counts_known_unknown_and_assumed_and_measures_age() -> None:
     catalog = load_catalog()
-    (row,) = catalog_coverage(catalog, "2026-12-03", [catalog.get("gemini-cli")])
-    assert row.count("assumed") == 1  # its mcp-apps fact is an inference
+    assumed_host = next(host for host in catalog.hosts if any(f.provenance == "assumed" for f in host.facts.values()))
+    (row,) = catalog_coverage(catalog, "2026-12-03", [assumed_host])
+    inferred = [
+        path for path in used_cells(assumed_host) if (f := assumed_host.facts.get(path)) and f.provenance == "assumed"
+    ]
+    assert row.count("assumed") == len(inferred)
     assert row.count("known") + row.count("unknown") + row.count("assumed") == len(row.cells)
     assert row.oldest_age is not None and row.median_age is not None and row.oldest_age >= row.median_age
-    fact = catalog.get("gemini-cli").facts["server.features.images"]
+    fact = Fact(value="unsupported", provenance="observed", source="an issue", date="2025-06-27")
     assert fact_age_days(fact, "2026-12-03") == 524
+    assert fact_age_days(Fact(value=1, provenance="observed", source="x", date="2026-07"), "2026-07-31") == 30
+
+
+def test_the_ten_hosts_users_ask_about_have_no_assumed_cell() -> None:
+    catalog = load_catalog()
+    rows = catalog_coverage(catalog, "2026-12-04", [catalog.get(name) for name in TEN])
+    assert {row.host.id: row.count("assumed") for row in rows} == dict.fromkeys(TEN, 0)
 
 
 def test_the_coverage_table_and_json_name_the_gaps(tmp_path: Path) -> None:
