@@ -1,0 +1,57 @@
+"""Sourced catalog facts bite through their triggers: top-level combinators on Claude Code, VS Code's text-only
+replacement by structuredContent, Claude Desktop's isError validation, and a quirk held behind a feature gate.
+"""
+
+from typing import Any
+
+from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context
+from hostcompat.engine.catalog.load import load_catalog
+from hostcompat.engine.findings.model import Severity
+from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
+
+CATALOG = load_catalog()
+TYPED = {
+    "name": "typed",
+    "inputSchema": {"type": "object", "properties": {}},
+    "outputSchema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "number"}}},
+}
+
+
+def _findings(tools: list[dict[str, Any]], host: str, results: dict[str, Any] | None = None) -> dict[str, Severity]:
+    report = evaluate_all_hosts(tools, CATALOG, call_results=results, host_ids=host).reports[0]
+    return {finding.rule_id: finding.severity for finding in report.findings}
+
+
+def test_a_top_level_any_of_degrades_claude_code_and_a_nested_one_does_not() -> None:
+    root = {"name": "pick", "inputSchema": {"type": "object", "properties": {}, "anyOf": [{"required": []}]}}
+    nested = {"name": "pick", "inputSchema": {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}}}
+    assert _findings([root], "claude-code").get("SERVER-SCHEMA-001") is Severity.DEGRADED
+    assert "SERVER-SCHEMA-001" not in _findings([nested], "claude-code")
+    assert "SERVER-SCHEMA-001" not in _findings([root], "mcpjam")
+
+
+def test_vs_code_loses_a_summary_text_but_keeps_an_image_beside_structured_content() -> None:
+    summary = {"typed": {"content": [{"type": "text", "text": "3 items"}], "structuredContent": {"n": 3}}}
+    image = {
+        "typed": {
+            "content": [{"type": "text", "text": '{"n": 3}'}, {"type": "image", "data": "", "mimeType": "image/png"}],
+            "structuredContent": {"n": 3},
+        }
+    }
+    assert _findings([TYPED], "vscode", summary).get("SERVER-OUTPUT-002") is Severity.DEGRADED
+    assert _findings([TYPED], "vscode", image).get("SERVER-OUTPUT-002") is not Severity.DEGRADED
+    assert _findings([TYPED], "codex", image).get("SERVER-OUTPUT-002") is Severity.DEGRADED  # codex drops blocks
+
+
+def test_claude_desktop_fails_an_error_result_with_structured_content_only() -> None:
+    error = {"typed": {"content": [{"type": "text", "text": "no"}], "structuredContent": {"error": 1}, "isError": True}}
+    plain = {"typed": {"content": [{"type": "text", "text": "no"}], "isError": True}}
+    assert _findings([TYPED], "claude", error).get("SERVER-OUTPUT-001") is Severity.DEGRADED
+    assert _findings([TYPED], "claude", plain).get("SERVER-OUTPUT-001") is not Severity.DEGRADED
+
+
+def test_a_quirk_behind_a_feature_gate_holds_only_where_the_gate_is_on() -> None:
+    claude_code = CATALOG.get("claude-code")
+    gated = HostContext(gates=frozenset({"tengu-mcp-protocol-negotiation-stdio"}))
+    assert "discover-then-legacy-initialize" not in {quirk.id for quirk in in_context(claude_code, COMMON).quirks}
+    assert "discover-then-legacy-initialize" in {quirk.id for quirk in in_context(claude_code, gated).quirks}
