@@ -58,7 +58,7 @@ def merge_into_catalog(folded_path: str, catalogs: Sequence[str], output_format:
 def _line(change: FactChange) -> str:
     where = f" [{change.context.describe()}]" if change.context.describe() else ""
     after = f"{json.dumps(_plain(change.after.value))} ({change.after.provenance})"
-    label = f"{change.kind:<9} {change.host} {change.path}{where}"
+    label = f"{change.kind} {change.host} {change.path}{where}"
     if change.kind == "changed" and change.before is not None:
         before = f"{json.dumps(_plain(change.before.value))} ({change.before.provenance})"
         return clean_line(f"{label}: {before} → {after}")

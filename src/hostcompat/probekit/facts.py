@@ -62,8 +62,11 @@ def _request_facts(view: ViewReport, confirmed: frozenset[str], out: list[Observ
         out.append(Observed(FEATURES + "serverTools", level or "unknown", note))
     read = requests.get("resources/read")
     if read is not None:
-        level = "supported" if read.answered and read.has_contents else _level(read) or "unknown"
-        out.append(Observed(FEATURES + "serverResources", level, _how("resources/read of the probe's widget", read)))
+        level = _level(read) or "unknown"
+        note = _how("resources/read of the probe's widget", read)
+        if level == "supported" and not read.has_contents:
+            level, note = "partial", note + " with no contents"
+        out.append(Observed(FEATURES + "serverResources", level, note))
     for need, method, effect in (
         ("openLinks", "ui/open-link", "whether a page opened is not visible to the view"),
         ("downloadFile", "ui/download-file", "whether a file was saved is not visible to the view"),

@@ -65,11 +65,11 @@ def find_host(catalog: Catalog, *names: str | None) -> HostProfile | None:
     for name in names:
         if not name:
             continue
-        wanted = name.strip().lower()
+        wanted = {name.strip().lower(), _slug(name)}
         for host in catalog.hosts:
             listed = host.facts.get("clientInfoNames")
             values = listed.value if listed is not None and isinstance(listed.value, tuple) else ()
-            if wanted in {host.id, *host.aliases, *(str(value).lower() for value in values)}:
+            if wanted & {host.id, *host.aliases, *(str(value).lower() for value in values)}:
                 return host
     return None
 

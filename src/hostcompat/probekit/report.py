@@ -106,8 +106,12 @@ def _answer(raw: object) -> Answer | None:
         is_error=result.get("isError") is True,
         mode=clean(result.get("mode"), 20),
         echoed=clean(structured.get("token"), 60),
-        has_contents=isinstance(contents, list) and bool(contents),
+        has_contents=(isinstance(contents, list) and bool(contents)) or (_count(data.get("items")) > 0),
     )
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31 else 0
 
 
 def _names(value: object, limit: int = MAX_ITEMS) -> tuple[str, ...]:
