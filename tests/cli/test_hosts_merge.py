@@ -53,7 +53,8 @@ def test_merge_shows_each_fact_added_changed_or_unchanged_and_writes_the_catalog
     assert main(["hosts", "--merge", str(probe), "--catalog", str(mine)]) == 0
     out = capsys.readouterr().out
     assert f"Created {mine}" in out
-    assert 'changed goose ui.mcpApps.features.serverTools [os=linux]: "unsupported" (probe) → "supported" (probe)' in out
+    changed = 'changed goose ui.mcpApps.features.serverTools [os=linux]: "unsupported" (probe) → "supported" (probe)'
+    assert changed in out
     assert "unchanged goose ui.mcpApps.features.openLinks" in out
     assert "3 facts: 1 added, 1 changed, 1 unchanged." in out
     catalog = load_catalog(overrides=[mine])
