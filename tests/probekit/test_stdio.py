@@ -49,13 +49,14 @@ async def test_the_server_records_the_clients_initialize_and_writes_what_the_vie
         seen = (shown.structured_content or {})["initialize"]
         assert seen["clientInfo"] == {"name": "Visual Studio Code", "version": "1.120.0"}
         assert seen["protocolVersion"] == client.protocol_version
-        assert "extensions" in seen["capabilities"]
+        assert f"extensions/{EXTENSION_ID}" in seen["capabilities"]
         assert not out.exists()  # nothing is written before a view reports
         written = await client.call_tool("probe_report", {"report": REPORT})
         assert not written.is_error, written
         document = json.loads(out.read_text(encoding="utf-8"))
         description = document["catalog"]["description"]
         assert "clientInfo Visual Studio Code 1.120.0" in description and "UI extension declared" in description
+        assert f"capabilities extensions/{EXTENSION_ID}" in description
         assert "ui/message: accepted, but the model never confirmed" in description
         confirmed = await client.call_tool("probe_confirm", {"token": "msg-42"})
         assert "wrote" in str(confirmed.content[0].text if confirmed.content else "")  # type: ignore[union-attr]

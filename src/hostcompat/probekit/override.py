@@ -36,6 +36,8 @@ class Seen:
     client_version: str | None
     protocol_version: str | None = None
     ui_extension: bool | None = None
+    capabilities: tuple[str, ...] = ()
+    """The client's capabilities at initialize, by name (extensions by id)."""
     """Whether the client declared `io.modelcontextprotocol/ui` at initialize (None: it sent no initialize)."""
     transport: str = "stdio"
     os: str | None = None
@@ -81,7 +83,8 @@ def summary(seen: Seen, derived: Derived) -> str:
     ext = {True: "declared", False: "not declared", None: "not known"}[seen.ui_extension]
     lines = [
         f"hostcompat probe-host {seen.kit_version}, {seen.date}: clientInfo {client} (MCP protocol "
-        f"{seen.protocol_version or 'unknown'}, UI extension {ext}), hostInfo {host}, over {seen.transport}, "
+        f"{seen.protocol_version or 'unknown'}, UI extension {ext}, capabilities "
+        f"{', '.join(seen.capabilities) or 'none'}), hostInfo {host}, over {seen.transport}, "
         f"OS {seen.os or 'unknown'}, registration {seen.registration or 'not named'}.",
         *derived.remarks,
     ]

@@ -107,6 +107,7 @@ class ProbeState:
             client_version=clean(client.version, 40) if client is not None else None,
             protocol_version=clean(client.protocol_version, 40) if client is not None else None,
             ui_extension=(isinstance(extensions, Mapping) and EXTENSION_ID in extensions) if client else None,
+            capabilities=capability_names(client),
             transport=self.options.transport,
             os=(os_of(view.nav_platform, view.user_agent) if view is not None else None) or server_os,
             registration=self.options.registration,
@@ -139,11 +140,24 @@ def client_of(ctx: Context[Any]) -> ClientIdentity | None:
         return None
 
 
+def capability_names(client: ClientIdentity | None) -> tuple[str, ...]:
+    """The client's capabilities by name, each extension by its id (`extensions/io.modelcontextprotocol/ui`)."""
+    if client is None:
+        return ()
+    names: list[str] = []
+    for key, value in list(client.capabilities.items())[:50]:
+        if key == "extensions" and isinstance(value, Mapping):
+            names.extend(f"extensions/{clean(name, 100)}" for name in list(value)[:50] if clean(name, 100))
+        elif clean(key, 60):
+            names.append(str(clean(key, 60)))
+    return tuple(sorted(names))
+
+
 def _shown(state: ProbeState, client: ClientIdentity | None, variant: str) -> CallToolResult:
     seen = {
         "clientInfo": {"name": client.name, "version": client.version} if client is not None else None,
         "protocolVersion": client.protocol_version if client is not None else None,
-        "capabilities": sorted(client.capabilities) if client is not None else [],
+        "capabilities": list(capability_names(client)),
     }
     text = (
         f"The hostcompat probe ({variant} widget) is running in the view; it reports to the server by itself. "
@@ -254,4 +268,4 @@ def probe_options(out: str | os.PathLike[str], **kwargs: Any) -> ProbeOptions:
     return replace(ProbeOptions(out=os.fspath(out)), **kwargs)
 
 
-__all__ = ["ProbeOptions", "ProbeState", "build_probe_server", "client_of", "probe_options"]
+__all__ = ["ProbeOptions", "ProbeState", "build_probe_server", "capability_names", "client_of", "probe_options"]
