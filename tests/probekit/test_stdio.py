@@ -50,7 +50,9 @@ async def test_the_server_records_the_clients_initialize_and_writes_what_the_vie
         assert seen["clientInfo"] == {"name": "Visual Studio Code", "version": "1.120.0"}
         assert seen["protocolVersion"] == client.protocol_version
         assert f"extensions/{EXTENSION_ID}" in seen["capabilities"]
-        assert not out.exists()  # nothing is written before a view reports
+        first = json.loads(out.read_text(encoding="utf-8"))  # before any report: the client, the transport
+        assert "No widget report yet" in first["catalog"]["description"]
+        assert "ui.formats.mcp-apps" not in json.dumps(first["hosts"])
         written = await client.call_tool("probe_report", {"report": REPORT})
         assert not written.is_error, written
         document = json.loads(out.read_text(encoding="utf-8"))

@@ -17,6 +17,10 @@ from hostcompat.probekit.report import Answer, ViewReport
 from hostcompat.probekit.widget import DISPLAY_MODES as REQUESTED_MODES
 
 FEATURES = "ui.mcpApps.features."
+NO_REPORT = (
+    "No widget report yet: if none comes, the host did not render the probe's widget, or did not pass its "
+    "tools/call to the server."
+)
 
 
 @dataclass(frozen=True)
@@ -185,7 +189,7 @@ def derive_facts(
     declared, plain = views.get("declared"), views.get("plain")
     first = declared or plain
     if first is None:
-        return Derived((), ())
+        return Derived((), (NO_REPORT,))
     note = "the probe's widget ran and reported back through an app-only tool call"
     out.append(Observed("ui.formats.mcp-apps", "supported", note))
     if declared is not None:
@@ -196,4 +200,4 @@ def derive_facts(
     return Derived(tuple(out), tuple(remarks))
 
 
-__all__ = ["FEATURES", "Derived", "Observed", "derive_facts"]
+__all__ = ["FEATURES", "NO_REPORT", "Derived", "Observed", "derive_facts"]

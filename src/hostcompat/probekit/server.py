@@ -11,6 +11,7 @@ again, atomically; reports are bounded and read as untrusted data (`hostcompat.p
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -89,6 +90,13 @@ class ProbeState:
             self.reporter = client or self.reporter
             return self.write()
 
+    def shown(self, client: ClientIdentity | None) -> None:
+        """A widget tool was called: before any report, write what the server knows (the client, the transport)."""
+        with self.lock:
+            if not self.views:
+                self.reporter = client or self.reporter
+                self.write()
+
     def confirm(self, token: str) -> str:
         """Record a token the model sent back; rewrite the file when it decides a fact."""
         with self.lock:
@@ -163,6 +171,8 @@ def _shown(state: ProbeState, client: ClientIdentity | None, variant: str) -> Ca
         f"The hostcompat probe ({variant} widget) is running in the view; it reports to the server by itself. "
         f"The server saw this client at initialize: {json.dumps(seen)}."
     )
+    with contextlib.suppress(HostCompatError):  # the file is written again with the report, which says why
+        state.shown(client)
     structured = {"nonce": state.nonce, "variant": variant, "initialize": seen}
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
