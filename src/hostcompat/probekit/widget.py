@@ -74,10 +74,11 @@ def widget_config(variant: Variant, kit_version: str) -> WireObject:
             "modelOnly": MODEL_ONLY_TOOL,
             "report": REPORT_TOOL,
             "confirm": CONFIRM_TOOL,
+            "plain": SHOW_PLAIN_TOOL,
         },
         "timeoutMs": 5000,
         "resultWaitMs": 4000,
-        "cspWaitMs": 1500,
+        "cspWaitMs": 4000,
     }
 
 
