@@ -4,8 +4,11 @@ read as nothing, and the document always passing the catalog's validator."""
 from __future__ import annotations
 
 import dataclasses
+import json
+from importlib import resources
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +19,9 @@ from hostcompat.probekit.override import Seen, build_override, find_host, os_of
 from hostcompat.probekit.report import read_report
 
 CATALOG = load_catalog()
+SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(resources.files("hostcompat").joinpath("data/hosts.schema.json").read_text(encoding="utf-8"))
+)
 SEEN = Seen(client_name="goose", client_version="1.30.0", os="linux", kit_version="0.1.0", date="2026-12-04")
 
 
@@ -88,6 +94,8 @@ def test_the_document_scopes_facts_to_what_was_seen_unless_told_they_are_common(
     new = build_override(CATALOG, dataclasses.replace(SEEN, client_name="Acme Chat 2"), derived)["hosts"][0]
     assert (new["id"], new["displayName"], new["kind"]) == ("acme-chat-2", "Acme Chat 2", "other")
     assert new["clientInfoNames"]["value"] == ["Acme Chat 2"]
+    for document in (scoped, {"catalog": scoped["catalog"], "hosts": [common]}, {**scoped, "hosts": [new]}):
+        SCHEMA.validate(document)  # the published schema of catalog files accepts it too
 
 
 @settings(max_examples=60, deadline=None)
@@ -107,3 +115,4 @@ def test_any_report_gives_a_valid_override(raw: Any, name: str) -> None:
     except Exception as error:  # pragma: no cover - the failure is the finding
         pytest.fail(f"{type(error).__name__}: {error}")
     apply_overrides(CATALOG, document, source_name="test")
+    SCHEMA.validate(document)

@@ -119,6 +119,11 @@ def _nest(facts: Sequence[tuple[str, WireObject]]) -> WireObject:
     return tree
 
 
+def _identity(host: HostProfile) -> WireObject:
+    """A known host's id, name and kind: not needed to override it, but the published schema asks for them."""
+    return {"id": host.id, "displayName": host.display_name, "kind": host.kind}
+
+
 def build_override(
     catalog: Catalog, seen: Seen, derived: Derived, *, host_id: str | None = None, common: bool = False
 ) -> WireObject:
@@ -145,7 +150,7 @@ def build_override(
         name = seen.client_name or seen.host_name or "unknown host"
         host = {"id": host_id or _slug(name), "displayName": name, "kind": "other", **_nest(facts)}
     elif common or not (seen.os or seen.registration):
-        host = {"id": known.id, **_nest(facts)}
+        host = {**_identity(known), **_nest(facts)}
     else:
         scope: WireObject = {}
         if seen.os:
@@ -154,7 +159,7 @@ def build_override(
             scope["registration"] = [seen.registration]
         top = [(path, fact) for path, fact in facts if path == "clientInfoNames"]
         variants = [{"path": path, **fact, **scope} for path, fact in facts if path != "clientInfoNames"]
-        host = {"id": known.id, **_nest(top), "variants": variants}
+        host = {**_identity(known), **_nest(top), "variants": variants}
     document: WireObject = {
         "catalog": {"schemaVersion": SCHEMA_VERSION, "date": seen.date, "description": summary(seen, derived)},
         "hosts": [host],
