@@ -45,11 +45,23 @@ def _wire(model: Any) -> dict[str, Any]:
     return dumped
 
 
+def _pinned(level: str) -> Fact:
+    return Fact(level, "assumed", "the host this test emulates", "2026-12-04")
+
+
+PINNED = {
+    SERVER_TOOLS: "supported",  # a Goose that has gained server tools since the catalog's sources
+    "ui.mcpApps.features.message": "unsupported",
+    "ui.mcpApps.features.serverResources": "unsupported",
+    "ui.mcpApps.features.openLinks": "supported",
+}
+"""What the emulated host does for the features the test asserts, whatever the bundled catalog says today."""
+
+
 def goose_with_server_tools() -> HostProfile:
     goose = load_catalog().get("goose")
-    assert goose.level(SERVER_TOOLS) == "unsupported"  # else this test shows nothing
-    gained = Fact("supported", "assumed", "a Goose that has gained server tools (test)", "2026-12-04")
-    return dataclasses.replace(goose, facts=types.MappingProxyType({**goose.facts, SERVER_TOOLS: gained}))
+    facts = {**goose.facts, **{path: _pinned(level) for path, level in PINNED.items()}}
+    return dataclasses.replace(goose, facts=types.MappingProxyType(facts), quirks=())
 
 
 async def _probe(
@@ -98,7 +110,7 @@ def test_both_widgets_report_and_the_file_loads_as_a_catalog_override(probed: An
     tools = linux.facts[SERVER_TOOLS]
     assert (tools.value, tools.provenance) == ("supported", "probe")
     assert "goose-desktop 1.30.0" in tools.source and "linux" in tools.source
-    assert goose.facts[SERVER_TOOLS].value == "unsupported"  # the common path keeps the bundled fact
+    assert goose.facts[SERVER_TOOLS] == load_catalog().get("goose").facts[SERVER_TOOLS]  # the common path: as before
     assert linux.facts["ui.mcpApps.features.message"].value == "unsupported"  # refused by the emulated Goose
     assert linux.facts["ui.mcpApps.features.serverResources"].value == "unsupported"
     assert linux.facts["ui.mcpApps.features.openLinks"].value == "supported"
@@ -114,21 +126,31 @@ def test_check_uses_the_probe_file(probed: Any, tmp_path: Path, capsys: pytest.C
     out, _, _ = probed
     snapshot = tmp_path / "board.json"
     assert main(["snapshot", "-o", str(snapshot), "--", "python", "-m", "hostcompat.examples.board"]) == 0
+    # the user's catalog says Goose offers no server tools (as the bundled one does at the time of writing)
+    before = tmp_path / "mine.json"
+    unsupported = {"value": "unsupported", "provenance": "observed", "source": "test", "date": "2026-12-01"}
+    tools = {"ui": {"mcpApps": {"features": {"serverTools": unsupported}}}}
+    before.write_text(
+        json.dumps({"catalog": {"schemaVersion": 1, "date": "2026-12-01"}, "hosts": [{"id": "goose", **tools}]})
+    )
     capsys.readouterr()
 
-    def goose_verdict(*extra: str) -> dict[str, Any]:
-        main(["check", str(snapshot), "--host", "goose", "--format", "json", *extra])
+    def goose_report(*extra: str) -> dict[str, Any]:
+        main(["check", str(snapshot), "--host", "goose", "--format", "json", "--catalog", str(before), *extra])
         report = json.loads(capsys.readouterr().out)
         host: dict[str, Any] = report["servers"][0]["hosts"][0]
         return host
 
-    without = goose_verdict("--host-context", "goose:os=linux")
-    assert without["verdict"] == "degraded"
-    assert "APPS-CAP-001" in {finding["ruleId"] for finding in without["findings"]}
-    with_probe = goose_verdict("--catalog", str(out), "--host-context", "goose:os=linux")
+    def rules(host: dict[str, Any]) -> set[str]:
+        return {finding["ruleId"] for finding in host["findings"]}
+
+    without = goose_report("--host-context", "goose:os=linux")
+    assert without["verdict"] == "degraded" and "APPS-CAP-001" in rules(without)
+    with_probe = goose_report("--catalog", str(out), "--host-context", "goose:os=linux")
+    assert "APPS-CAP-001" not in rules(with_probe)
     assert with_probe["verdict"] == "works", with_probe
-    elsewhere = goose_verdict("--catalog", str(out), "--host-context", "goose:os=windows")
-    assert elsewhere["verdict"] == "degraded"  # the probe says nothing about Windows
+    elsewhere = goose_report("--catalog", str(out), "--host-context", "goose:os=windows")
+    assert "APPS-CAP-001" in rules(elsewhere)  # the probe says nothing about Windows
 
 
 def test_under_claude_the_probe_sees_the_tool_result_stripped_and_names_the_trigger(tmp_path: Path) -> None:
