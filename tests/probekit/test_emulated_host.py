@@ -24,7 +24,7 @@ from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.cli.command_line import main
 from hostcompat.engine.catalog.host_context import HostContext, in_context
 from hostcompat.engine.catalog.load import load_catalog
-from hostcompat.engine.catalog.model import Fact, HostProfile
+from hostcompat.engine.catalog.model import Fact, HostProfile, QuirkRef
 from hostcompat.observe.host_profile import emulate_host
 from hostcompat.observe.record import RunRecord
 from hostcompat.observe.runner import Observer, RunLimits
@@ -153,12 +153,25 @@ def test_check_uses_the_probe_file(probed: Any, tmp_path: Path, capsys: pytest.C
     assert "APPS-CAP-001" in rules(elsewhere)  # the probe says nothing about Windows
 
 
+STRIPS = "claude-desktop-tool-result-strips-structured"
+
+
+def claude_stripping_results() -> HostProfile:
+    """Claude with the quirk replayed whatever versions the catalog gives it, and the features the test asserts."""
+    claude = load_catalog().get("claude")
+    features = ("serverTools", "serverResources", "updateModelContext")
+    facts = {**claude.facts, **{f"ui.mcpApps.features.{name}": _pinned("supported") for name in features}}
+    strips = QuirkRef(STRIPS, "structuredContent stripped from the tool result to the view", "observed", "test", "2026")
+    quirks = (*(quirk for quirk in claude.quirks if quirk.id != STRIPS), strips)
+    return dataclasses.replace(claude, facts=types.MappingProxyType(facts), quirks=quirks)
+
+
 def test_under_claude_the_probe_sees_the_tool_result_stripped_and_names_the_trigger(tmp_path: Path) -> None:
     # The emulated Claude replays its catalog quirk (structuredContent and _meta stripped from the tool result sent
     # to the view, ext-apps #696): the probe must see it, and say which server data makes it bite.
     require_browser()
     out = tmp_path / "claude-probe.json"
-    state, _ = asyncio.run(_probe(out, load_catalog().get("claude"), client_name="claude-ai"))
+    state, _ = asyncio.run(_probe(out, claude_stripping_results(), client_name="claude-ai"))
     claude = in_context(load_catalog(overrides=[out]).get("claude"), HostContext(os="linux"))
     result = claude.facts["ui.mcpApps.features.toolResult"]
     assert (result.value, result.trigger) == ("partial", "widget-result-structured-not-in-text")
