@@ -34,13 +34,13 @@ def test_a_refusal_is_unsupported_an_answer_supported_and_a_timeout_refused() ->
     facts = _facts(
         {
             "requests": {
-                "ui/open-link": {"outcome": "result", "result": {}},
+                "ui/open-link": {"outcome": "result", "result": {"isError": True}},  # the user declined
                 "ui/download-file": {"outcome": "timeout"},
                 "resources/read": {"outcome": "error", "code": -32601},
             }
         }
     )
-    assert facts["openLinks"].value == "supported"
+    assert facts["openLinks"].value == "supported" and "isError" in facts["openLinks"].note
     assert facts["downloadFile"].value == "unsupported" and "no answer" in facts["downloadFile"].note
     assert facts["serverResources"].value == "unsupported" and "-32601" in facts["serverResources"].note
 

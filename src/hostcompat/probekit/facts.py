@@ -77,7 +77,7 @@ def _request_facts(view: ViewReport, confirmed: frozenset[str], out: list[Observ
     ):
         answer = requests.get(method)
         if answer is not None:
-            level = _level(answer) or "unknown"
+            level = "unsupported" if answer.refused else "supported"  # isError: the user may have declined
             note = _how(method, answer) + (f"; {effect}" if level == "supported" else "")
             out.append(Observed(FEATURES + need, level, note))
     for need, method in (("message", "ui/message"), ("updateModelContext", "ui/update-model-context")):
