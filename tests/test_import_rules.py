@@ -47,8 +47,11 @@ LAYERS: dict[str, frozenset[str]] = {
     "report": frozenset(),  # renders the versioned report document: no layer below or above it
     **dict.fromkeys(PIPELINES, frozenset({"apps", "engine", "probe", "clients", "observe", "report", *PIPELINES})),
     "examples": frozenset({"apps"}),  # the demo server
+    "probekit": frozenset({"apps", "engine", "clients"}),  # the host probe kit: a server writing catalog facts
     "web": frozenset({"apps", "engine", "probe", "clients", "observe", "report", "examples", *PIPELINES}),
-    "cli": frozenset({"apps", "engine", "probe", "clients", "observe", "report", "examples", "web", *PIPELINES}),
+    "cli": frozenset(
+        {"apps", "engine", "probe", "clients", "observe", "report", "examples", "probekit", "web", *PIPELINES}
+    ),
     "__main__": frozenset({"cli"}),
 }
 

@@ -21,6 +21,7 @@ PACKAGES = [
     "hostcompat.errors",
     "hostcompat.observe",
     "hostcompat.probe",
+    "hostcompat.probekit",
     "hostcompat.report",
 ]
 

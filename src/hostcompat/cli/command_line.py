@@ -34,8 +34,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "diff",
     "merge",
     "serve",
+    "probe_host",
 )
-"""Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them."""
+"""Modules of `hostcompat.cli` that each define a `COMMAND`, in the order `--help` lists them (the command's name is
+the module's with `-` for `_`)."""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -111,7 +113,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         if only is not None and name != only:
-            subparsers.add_parser(name, formatter_class=HelpFormatter)
+            subparsers.add_parser(name.replace("_", "-"), formatter_class=HelpFormatter)
             continue
         command: Command = importlib.import_module(f"hostcompat.cli.{name}").COMMAND
         sub = subparsers.add_parser(
@@ -132,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"hostcompat {__version__}\n")
         return 0
     first = next((argument for argument in arguments if not argument.startswith("-")), None)
-    chosen = first if first in COMMAND_MODULES else None
+    module = first.replace("-", "_") if first is not None else None  # `probe-host` lives in probe_host.py
+    chosen = module if module in COMMAND_MODULES else None
     parser = build_parser(chosen)
     server_command: list[str] | None = None
     takes_command_line = chosen is not None and importlib.import_module(f"hostcompat.cli.{chosen}").COMMAND.command_line

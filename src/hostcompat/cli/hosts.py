@@ -31,6 +31,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--stale", type=_days, metavar="DAYS", help="list the facts whose evidence is older than DAYS days"
     )
     parser.add_argument("--as-of", metavar="YYYY-MM-DD", help="the date ages are measured to (default: today)")
+    parser.add_argument(
+        "--merge",
+        metavar="FILE",
+        help="fold an override file (a probe-host result) into the last --catalog FILE and show what changed",
+    )
 
 
 def _days(text: str) -> int:
@@ -45,6 +50,11 @@ def _days(text: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from hostcompat.engine.catalog.load import load_catalog
+
+    if args.merge is not None:
+        from hostcompat.cli._catalog_fold import merge_into_catalog
+
+        return merge_into_catalog(args.merge, args.catalog, args.format, sys.stdout, terminal_width())
 
     catalog = load_catalog(overrides=args.catalog)
     hosts = [catalog.get(name) for name in args.host] if args.host else list(catalog.hosts)

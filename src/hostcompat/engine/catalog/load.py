@@ -71,6 +71,11 @@ def load_catalog(
     return catalog
 
 
+def read_catalog_file(path: str | os.PathLike[str]) -> WireValue:
+    """Read and parse one catalog file (bounded in size, UTF-8, strict JSON); CatalogError naming the problem."""
+    return parse_catalog_text(_read_text(path), source_name=os.fspath(path))
+
+
 @functools.lru_cache(maxsize=1)
 def _bundled_catalog() -> Catalog:
     shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "data", "hosts.json")
@@ -115,5 +120,6 @@ __all__ = [
     "hosts_with_alias",
     "load_catalog",
     "parse_catalog_text",
+    "read_catalog_file",
     "validate_catalog",
 ]
