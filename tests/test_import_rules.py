@@ -48,6 +48,7 @@ LAYERS: dict[str, frozenset[str]] = {
     **dict.fromkeys(PIPELINES, frozenset({"apps", "engine", "probe", "clients", "observe", "report", *PIPELINES})),
     "examples": frozenset({"apps"}),  # the demo server
     "web": frozenset({"apps", "engine", "probe", "clients", "observe", "report", "examples", *PIPELINES}),
+    "testing": frozenset({"apps", "engine", "probe", "clients", "observe", "report", *PIPELINES}),  # pytest plugin
     "cli": frozenset({"apps", "engine", "probe", "clients", "observe", "report", "examples", "web", *PIPELINES}),
     "__main__": frozenset({"cli"}),
 }

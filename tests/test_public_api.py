@@ -22,6 +22,7 @@ PACKAGES = [
     "hostcompat.observe",
     "hostcompat.probe",
     "hostcompat.report",
+    "hostcompat.testing",
 ]
 
 
