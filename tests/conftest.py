@@ -18,6 +18,8 @@ settings.load_profile("hostcompat")
 
 from tests.report import schema_check  # noqa: E402  (after the path set-up above)
 
+pytest_plugins = ["pytester"]  # tests/testing runs the hostcompat pytest plugin in pytest sessions of its own
+
 
 def pytest_configure(config: pytest.Config) -> None:
     schema_check.install()  # before any test module imports the builder

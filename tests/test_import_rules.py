@@ -49,6 +49,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "examples": frozenset({"apps"}),  # the demo server
     "probekit": frozenset({"apps", "engine", "clients"}),  # the host probe kit: a server writing catalog facts
     "web": frozenset({"apps", "engine", "probe", "clients", "observe", "report", "examples", *PIPELINES}),
+    "testing": frozenset({"apps", "engine", "probe", "clients", "observe", "report", *PIPELINES}),  # pytest plugin
     "cli": frozenset(
         {"apps", "engine", "probe", "clients", "observe", "report", "examples", "probekit", "web", *PIPELINES}
     ),

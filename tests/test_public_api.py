@@ -23,6 +23,7 @@ PACKAGES = [
     "hostcompat.probe",
     "hostcompat.probekit",
     "hostcompat.report",
+    "hostcompat.testing",
 ]
 
 

@@ -173,10 +173,10 @@ def as_host_profile(args: argparse.Namespace, catalog: Catalog | None = None) ->
 def planned_redactor(item: Planned) -> Redactor:
     """The secret values of a live target, none for a snapshot file (its report part must not hold them either)."""
     if item.target is None:
-        return Redactor()
+        return Redactor.of(item.secrets)
     from hostcompat.probe.target import target_redactor
 
-    return target_redactor(item.target)
+    return target_redactor(item.target) | Redactor.of(item.secrets)
 
 
 def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | None) -> list[Snapshot]:

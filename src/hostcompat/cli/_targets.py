@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,10 @@ class Planned:
     """The config file that listed it, for reports (SARIF points its results there)."""
     error: str | None = None
     """Why it cannot be checked as configured (a config entry that cannot be resolved); then nothing is probed."""
+    secrets: tuple[str, ...] = ()
+    """Values no report may show besides the target's own (a registry entry's secret inputs)."""
+    prepare: Callable[[], Planned] | None = None
+    """Work to do before probing it, once the run knows it checks it (after `--shard`): a package to install."""
 
 
 def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
@@ -60,7 +64,23 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, allow_snapshot: boo
             action="append",
             default=[],
             metavar="NAME=VALUE",
-            help="the value of a VS Code ${input:NAME} variable of a --config file (repeat for each)",
+            help="the value of a VS Code ${input:NAME} variable of a --config file, or of a --registry entry's "
+            "input (an environment variable, header or argument; repeat for each)",
+        )
+        parser.add_argument(
+            "--registry",
+            action="append",
+            default=[],
+            metavar="SERVER_JSON",
+            help="an MCP Registry server.json: its first npm, PyPI or OCI package is started (npx, uvx or a cached "
+            "virtualenv, docker), else its first remote URL is checked",
+        )
+        parser.add_argument(
+            "--registry-list",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help='many registry entries: a JSON array of server.json, or the registry API\'s {"servers": […]}',
         )
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="an environment variable")
@@ -116,12 +136,21 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
         )
     configs = getattr(args, "config", [])
     inputs = input_values(getattr(args, "input", []))
-    if inputs and not configs:
-        raise InvalidInput("--input gives ${input:NAME} values of --config files, and no --config is given")
+    registries = [(path, False) for path in getattr(args, "registry", [])]
+    registries += [(path, True) for path in getattr(args, "registry_list", [])]
+    if inputs and not configs and not registries:
+        raise InvalidInput(
+            "--input gives values to --config and --registry entries, and no --config or --registry is given"
+        )
     if configs:
         from hostcompat.cli.host_configs import read_host_config
     for config in configs:
         planned += [_from_config(server) for server in read_host_config(config, inputs=inputs) if not server.disabled]
+    if registries:
+        from hostcompat.cli._registry_launch import planned_from_registry
+        from hostcompat.cli.registry_json import read_registry
+    for path, many in registries:
+        planned += [planned_from_registry(entry) for entry in read_registry(path, inputs=inputs, many=many)]
     allow_snapshot = getattr(args, "config", None) is not None
     command: list[str] | None = getattr(args, "server_command", None)
     urls = [spec for spec in args.target if _is_url(spec)]
@@ -141,7 +170,9 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
             raise InvalidInput("nothing after `--`: give the server's command line there", value=command)
         planned.append(_live(command, args, alone=not urls))
     if not planned:
-        raise InvalidInput("nothing to check: give a URL, a snapshot file, `-- COMMAND ARGS…`, --config or --demo")
+        raise InvalidInput(
+            "nothing to check: give a URL, a snapshot file, `-- COMMAND ARGS…`, --config, --registry or --demo"
+        )
     return planned
 
 

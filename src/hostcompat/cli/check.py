@@ -107,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         from hostcompat.output_files import check_output_path
 
         check_output_path(args.output)  # a bad path fails now, not after the probes
+    planned = [item if item.prepare is None else item.prepare() for item in planned]  # installs, for this shard only
     offline = {  # written by any version: their targets and events are redacted again
         id(item): _read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
     }

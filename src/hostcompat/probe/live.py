@@ -37,6 +37,7 @@ from hostcompat.probe._call import make_calls
 from hostcompat.probe._collect import LISTINGS, Gathered, gather, read_ui_resources
 from hostcompat.probe._http import open_sse, open_streamable_http
 from hostcompat.probe._json import copy_object, expect_choice, expect_object, expect_str
+from hostcompat.probe._silent import silent_stdio_detail
 from hostcompat.probe._stdio import open_stdio
 from hostcompat.probe._wire import Wire, tee
 from hostcompat.probe.call_secrets import argument_secrets
@@ -270,7 +271,8 @@ async def _probe(target: Target, options: _Options, wire: Wire, capture: _Captur
             wire.step = "shutdown"
     if connect.cancelled_caught:
         limit = wire.limits.connect_timeout
-        wire.event(timeout_code(wire.step), "error", f"{wire.step} did not finish within {limit:g} s")
+        detail = silent_stdio_detail(target, wire) if capture.initialize is None else ""
+        wire.event(timeout_code(wire.step), "error", f"{wire.step} did not finish within {limit:g} s{detail}")
 
 
 def _exit_findings(target: Target, wire: Wire) -> None:
@@ -330,7 +332,8 @@ async def capture(
         with anyio.move_on_after(limits.total_timeout) as total:
             await _probe(target, options, wire, gathered)
         if total.cancelled_caught:
-            wire.event(TIMEOUT_TOTAL, "error", f"the probe ran out of its {limits.total_timeout:g} s")
+            detail = silent_stdio_detail(target, wire) if gathered.initialize is None else ""
+            wire.event(TIMEOUT_TOTAL, "error", f"the probe ran out of its {limits.total_timeout:g} s{detail}")
     except Exception as error:  # server misbehaviour never escapes; `_record_failure` names it
         _record_failure(error, wire, gathered)
     _exit_findings(target, wire)

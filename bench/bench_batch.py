@@ -1,0 +1,114 @@
+"""Benchmark a batch run: 20 stdio servers in one host config, checked in 1 shard and in 2 shards (run side by side,
+as two CI jobs would) then merged, with the wall time of each.
+
+Run from the repository root: `python bench/bench_batch.py [--servers 20] [--concurrency N]`.
+The servers are the built-in demo and the pinned reference servers: the MCP project's npm examples and servers
+(`interop/node_modules`) and its PyPI servers (`interop/pyservers`), as many as are installed, topped up with
+copies of the demo. The merged 2-shard report is compared with the 1-shard one (same servers, same verdicts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+NPM = REPO / "interop" / "node_modules" / "@modelcontextprotocol"
+PYSERVERS = REPO / "interop" / "pyservers" / "bin"
+NPM_APPS = (
+    "server-basic-vanillajs",
+    "server-basic-react",
+    "server-basic-preact",
+    "server-basic-solid",
+    "server-basic-svelte",
+    "server-basic-vue",
+    "server-budget-allocator",
+    "server-cohort-heatmap",
+    "server-customer-segmentation",
+)
+NPM_SERVERS = ("server-memory", "server-sequential-thinking", "server-everything")
+
+
+def servers(count: int, workdir: Path) -> dict[str, dict[str, object]]:
+    """`count` stdio servers for an `mcpServers` config: installed reference servers first, then demo copies."""
+    found: dict[str, dict[str, object]] = {}
+    for name in NPM_APPS:
+        entry = NPM / name / "dist" / "index.js"
+        if entry.is_file():
+            found[name] = {"command": "node", "args": [str(entry), "--stdio"]}
+    for name in NPM_SERVERS:
+        entry = NPM / name / "dist" / "index.js"
+        if entry.is_file():
+            found[name] = {"command": "node", "args": [str(entry)], "env": {"HOME": str(workdir)}}
+    python = {
+        "mcp-server-time": ["--local-timezone", "UTC"],
+        "mcp-server-git": ["--repository", str(REPO)],
+    }
+    for name, args in python.items():
+        if (PYSERVERS / name).exists():
+            found[name] = {"command": str(PYSERVERS / name), "args": args}
+    chosen = dict(list(found.items())[: count - 1])
+    demo: dict[str, object] = {"command": sys.executable, "args": ["-m", "hostcompat.examples.board"], "cwd": str(REPO)}
+    index = 1
+    while len(chosen) < count:
+        chosen[f"demo-{index}"] = demo
+        index += 1
+    return chosen
+
+
+def check(config: Path, out: Path, extra: list[str]) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "hostcompat", "check", "--config", str(config), "--format", "json"]
+    argv += ["-o", str(out), "--fail-on", "never", "--timeout", "120", *extra]
+    return subprocess.Popen(argv, cwd=REPO, stderr=subprocess.DEVNULL)
+
+
+def summary(path: Path) -> list[tuple[str, object, list[tuple[str, str]]]]:
+    document = json.loads(path.read_text("utf-8"))
+    return [
+        (s["target"]["display"], s["error"], [(h["hostId"], h["verdict"]) for h in s["hosts"]])
+        for s in document["servers"]
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=20)
+    parser.add_argument("--concurrency", type=int, default=None, help="servers probed at once per job")
+    args = parser.parse_args()
+    extra = [] if args.concurrency is None else ["--concurrency", str(args.concurrency)]
+    with tempfile.TemporaryDirectory() as temp:
+        work = Path(temp)
+        listed = servers(args.servers, work)
+        config = work / "servers.json"
+        config.write_text(json.dumps({"mcpServers": listed}), "utf-8")
+        demos = sum(1 for name in listed if name.startswith("demo-"))
+        print(f"{len(listed)} stdio servers: {len(listed) - demos} reference servers, {demos} demo copies")
+
+        started = time.perf_counter()
+        check(config, work / "whole.json", extra).wait()
+        one = time.perf_counter() - started
+        print(f"1 shard:              {one:7.1f} s")
+
+        started = time.perf_counter()
+        jobs = [check(config, work / f"shard-{i}.json", [*extra, "--shard", f"{i}/2"]) for i in (1, 2)]
+        for job in jobs:
+            job.wait()
+        sharded = time.perf_counter() - started
+        merge = [sys.executable, "-m", "hostcompat", "merge", str(work / "shard-1.json"), str(work / "shard-2.json")]
+        merge_started = time.perf_counter()
+        subprocess.run([*merge, "-o", str(work / "merged.json")], cwd=REPO, check=True, capture_output=True)
+        merged = time.perf_counter() - merge_started
+        speedup = one / (sharded + merged)
+        print(f"2 shards side by side:{sharded:7.1f} s  (+ merge {merged:.2f} s; speed-up {speedup:.2f}x)")
+        same = summary(work / "merged.json") == summary(work / "whole.json")
+        failed = sum(1 for _, error, _ in summary(work / "whole.json") if error)
+        print(f"merged == unsharded: {same}; servers not checked: {failed}")
+
+
+if __name__ == "__main__":
+    main()
