@@ -86,6 +86,14 @@ def judge_run(
         issues=tuple(issues),
         explored=record.explored > 0,
         notes=tuple(notes),
+        offered=offered_needs(host),
+    )
+
+
+def offered_needs(host: EmulatedHost) -> tuple[str, ...]:
+    """The needs the emulated host answers or accepts (each once, in `METHOD_NEEDS` order)."""
+    return tuple(
+        dict.fromkeys(need for method, need in METHOD_NEEDS.items() if host.policy.get(method) in ("answer", "drop"))
     )
 
 
@@ -113,9 +121,19 @@ def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
             f"The catalog does not say whether {host.label} offers {', '.join(unknown)}: the emulation refused it."
         )
     if host.replayed:
-        notes.append(f"Replayed {host.label}'s catalog quirks: {', '.join(host.replayed)}.")
+        quirks = "; ".join(f"{quirk} ({host.sources.get(quirk, 'catalog')})" for quirk in host.replayed)
+        version = f" {host.version}" if host.version else ""
+        notes.append(f"Replayed {host.label}{version}'s catalog quirks: {quirks}.")
+    assumed = []
     if "displayModes" in host.assumed:
-        notes.append(f"The catalog does not list {host.label}'s display modes: inline only was offered.")
+        assumed.append("display modes (inline only was offered)")
+    if "protocolVersion" in host.assumed:
+        assumed.append(f"the MCP Apps protocol version ({', '.join(host.protocol_versions)}, the spec's)")
+    assumed.extend(
+        item.replace("/", ", ") + " (neutral values)" for item in host.assumed if item.startswith("hostContext.")
+    )
+    if assumed:
+        notes.append(f"Not in the catalog for {host.label}, so assumed: {'; '.join(assumed)}.")
     return notes
 
 
@@ -270,4 +288,12 @@ def origin_declared(url: str, declared: Sequence[str]) -> bool:
     return False
 
 
-__all__ = ["APP_TOOLS_REQUEST_ID", "REFUSAL_WINDOW_MS", "judge_run", "origin_declared", "run_status", "timings"]
+__all__ = [
+    "APP_TOOLS_REQUEST_ID",
+    "REFUSAL_WINDOW_MS",
+    "judge_run",
+    "offered_needs",
+    "origin_declared",
+    "run_status",
+    "timings",
+]

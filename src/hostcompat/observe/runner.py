@@ -15,6 +15,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
@@ -408,8 +409,12 @@ def observe_all(
     explore: bool = True,
     concurrency: int = 2,
     reuse: bool = True,
+    open_server: Callable[[], AbstractAsyncContextManager[ServerHandler]] | None = None,
 ) -> list[RunRecord]:
     """Run each (widget, host) pair, at most `concurrency` at once, in one browser; records in the same order.
+
+    `open_server`, when given, opens the server the runs forward to (a live connection, held for all the runs)
+    in place of `server`.
 
     Raises:
         BrowserUnavailable: Playwright or Chromium is missing or does not start.
@@ -417,11 +422,14 @@ def observe_all(
 
     async def main() -> list[RunRecord]:
         gate = asyncio.Semaphore(max(1, concurrency))
-        async with Observer(reuse=reuse) as observer:
+        async with (
+            Observer(reuse=reuse) as observer,
+            open_server() if open_server is not None else nullcontext(server) as handler,
+        ):
 
             async def one(job: WidgetJob, host: EmulatedHost) -> RunRecord:
                 async with gate:
-                    return await observer.observe(job, host, server, limits=limits, explore=explore)
+                    return await observer.observe(job, host, handler, limits=limits, explore=explore)
 
             return list(await asyncio.gather(*(one(job, host) for job, host in runs)))
 
