@@ -15,13 +15,14 @@ from hostcompat.apps.constants import SUPPORTED_PROTOCOL_VERSIONS
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.engine.catalog.model import QuirkRef
+from hostcompat.engine.findings.rules import RULES
 from hostcompat.engine.server.facts import WidgetUsage
 from hostcompat.engine.server.observed import ObservedIssue, ObservedRun
 from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import InvalidInput
 from hostcompat.observe.host_profile import emulate_host, replays
 from hostcompat.observe.record import RunRecord
-from hostcompat.observe.rules import judge_run, offered_needs, origin_declared
+from hostcompat.observe.rules import EXT_APPS_CHECKS, judge_run, offered_needs, origin_declared, timings
 from hostcompat.observe.runner import host_page
 from hostcompat.observe.widget import sample_value, widget_jobs, with_csp
 from hostcompat.pipeline import check_snapshot, with_observed_needs
@@ -124,6 +125,17 @@ def test_a_well_behaved_record_fires_no_rule() -> None:
     run = judge_run(_record(*GOOD), emulate_host(CATALOG.get("claude")), uri="ui://w", tools=("t",))
     assert run.status == "rendered" and run.issues == ()
     assert run.methods == ("ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed")
+
+
+def test_an_initialize_without_app_capabilities_fires_its_own_rule_and_rules_name_their_validator_check() -> None:
+    bare = ("in", {"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {"protocolVersion": "2026-01-26"}})
+    run = judge_run(_record(bare, *GOOD[1:]), emulate_host(CATALOG.get("claude")), uri="ui://w", tools=("t",))
+    assert [issue.rule_id for issue in run.issues] == ["OBS-INIT-003"]
+    assert EXT_APPS_CHECKS["OBS-INIT-003"].startswith("APP-100") and EXT_APPS_CHECKS["OBS-MODE-001"].startswith("APP-1")
+    assert all(rule_id in RULES for rule_id in EXT_APPS_CHECKS)
+    record = _record(*GOOD)
+    record.first_paint_ms = 42
+    assert timings(record) == {"initialize": 0, "initialized": 20, "sizeChanged": 30, "firstPaint": 42}
 
 
 def test_each_rule_fires_on_its_bad_behaviour() -> None:

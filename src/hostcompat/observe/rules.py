@@ -4,7 +4,8 @@ the engine cites (status, methods sent, needs reached and refused, the `OBS-…`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -14,6 +15,21 @@ from hostcompat.observe.record import BridgeMessage, RunRecord
 
 REFUSAL_WINDOW_MS: Final = 2_000
 """An uncaught error this soon after a refused request counts as the view failing on the refusal."""
+
+EXT_APPS_CHECKS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "OBS-INIT-001": "APP-100 (sends ui/initialize)",
+        "OBS-INIT-003": "APP-100 (ui/initialize with appCapabilities)",
+        "OBS-INIT-002": "APP-101 (sends initialized)",
+        "OBS-JSONRPC-001": "APP-102 (well-formed JSON-RPC)",
+        "OBS-SIZE-001": "APP-103 (size-changed, a warning)",
+        "OBS-APPTOOLS-001": "APP-104 (answers tools/list when it declares tools)",
+        "OBS-MODE-001": "APP-105 (display-mode requests within availableDisplayModes)",
+    }
+)
+"""The ext-apps validator's behavioural check (APP-100…106, open PR #722, src/validator/rules.ts @15688f93) each
+rule matches, numbered in the order the validator's doc lists its checks (the number of each check is not in the
+sources read; APP-106 was not identified). The other OBS rules have no validator counterpart."""
 
 APP_TOOLS_REQUEST_ID: Final = "hostcompat-tools-list"
 """The id of the tools/list request the host page sends a view that declares app tools."""
@@ -138,8 +154,15 @@ def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
 
 
 def timings(record: RunRecord) -> dict[str, int | None]:
-    """Milliseconds from the run's start to ui/initialize, ui/notifications/initialized and the first size-changed."""
-    first: dict[str, int | None] = {"initialize": None, "initialized": None, "sizeChanged": None}
+    """Milliseconds from the run's start to ui/initialize, ui/notifications/initialized and the first size-changed,
+    and from the widget frame's start to its first paint (None: not seen).
+    """
+    first: dict[str, int | None] = {
+        "initialize": None,
+        "initialized": None,
+        "sizeChanged": None,
+        "firstPaint": record.first_paint_ms,
+    }
     names = {
         "ui/initialize": "initialize",
         "ui/notifications/initialized": "initialized",
@@ -197,6 +220,8 @@ def _bridge_issues(
     else:
         params = initialize.params()
         app_capabilities = params.get("appCapabilities") if isinstance(params, dict) else None
+        if isinstance(params, dict) and not isinstance(app_capabilities, dict):
+            issues.append(ObservedIssue("OBS-INIT-003", "ui/initialize carried no appCapabilities object"))
         if not any(message.method == "ui/notifications/initialized" for message in sent):
             issues.append(
                 ObservedIssue("OBS-INIT-002", "ui/initialize was answered, but ui/notifications/initialized never came")
@@ -290,6 +315,7 @@ def origin_declared(url: str, declared: Sequence[str]) -> bool:
 
 __all__ = [
     "APP_TOOLS_REQUEST_ID",
+    "EXT_APPS_CHECKS",
     "REFUSAL_WINDOW_MS",
     "judge_run",
     "offered_needs",

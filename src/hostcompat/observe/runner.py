@@ -263,6 +263,8 @@ class Observer:
             await self._wait_quiet(run, limits.settle, limits.settle / 2)
         await _check_responsive(page, record)
         if not (record.crashed or record.timed_out):
+            record.first_paint_ms = await _bounded(_first_paint(page), 3.0)
+        if not (record.crashed or record.timed_out):
             try:
                 record.painted = await asyncio.wait_for(self._painted(context, page, limits), 8.0)
             except Exception as error:
@@ -382,6 +384,21 @@ async def _check_responsive(page: Page, record: RunRecord) -> None:
         record.notes.append("the widget stopped responding: its script never yields")
     except Exception as error:  # a frame that went away (navigated, crashed) answers nothing either
         record.notes.append(f"responsiveness not checked: {type(error).__name__}")
+
+
+_FIRST_PAINT: Final = (
+    "(() => { const p = performance.getEntriesByName('first-contentful-paint')[0]"
+    " || performance.getEntriesByName('first-paint')[0]; return p ? Math.round(p.startTime) : null; })()"
+)
+
+
+async def _first_paint(page: Page) -> int | None:
+    """The widget frame's first (contentful) paint, in ms from its own start, read from its paint timing."""
+    frame = _widget_frame(page)
+    if frame is None:
+        return None
+    value = await frame.evaluate(_FIRST_PAINT)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**7 else None
 
 
 def _widget_frame(page: Page) -> Frame | None:
