@@ -325,3 +325,14 @@ def test_a_wrapper_need_no_run_reached_stops_counting_once_a_run_covers_the_entr
     # a run that reached it keeps it
     needs, _ = _download_findings((_wrapper_run("claude", reached=("downloadFile",)),))
     assert needs.get("downloadFile") == ["show"]
+
+
+def test_a_replayed_quirk_is_said_only_when_the_view_triggers_it() -> None:
+    vscode, chatgpt = emulate_host(CATALOG.get("vscode")), emulate_host(CATALOG.get("chatgpt"))
+    message = ("in", {"jsonrpc": "2.0", "id": 2, "method": "ui/message", "params": {"role": "user", "content": []}})
+    sent = judge_run(_record(*GOOD, message), vscode, uri="ui://w", tools=("t",))
+    assert any(note.startswith("Replayed quirk vscode-ui-message-prefills-input") for note in sent.notes)
+    quiet = judge_run(_record(*GOOD), vscode, uri="ui://w", tools=("t",))
+    assert not any(note.startswith("Replayed quirk vscode") for note in quiet.notes)
+    waited = judge_run(_record(*GOOD), chatgpt, uri="ui://w", tools=("t",))
+    assert "Replayed quirk chatgpt-first-widget-no-tool-result: the view got no tool result." in waited.notes

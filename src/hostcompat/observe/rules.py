@@ -84,7 +84,7 @@ def judge_run(
         issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools), offline=bool(offline)))
         issues.extend(_refusal_issues(record, refusals))
         issues.extend(_ending_issues(record, declared_origins))
-    notes.extend([*_after_refusal(record, refusals), *_unknowns(host, reached)])
+    notes.extend([*_after_refusal(record, refusals), *_quirk_effects(host, record, methods), *_unknowns(host, reached)])
     if server_errors:
         notes.append(
             f"The server side answered {', '.join(dict.fromkeys(server_errors))} with an error (from the snapshot: "
@@ -127,6 +127,30 @@ def _after_refusal(record: RunRecord, refusals: list[tuple[str, int]]) -> list[s
     if logged:
         return [f"After {method} was refused the view logged: {logged[0].splitlines()[0][:200]} and went on."]
     return [f"After {method} was refused the view went on without an error."]
+
+
+def _quirk_effects(host: EmulatedHost, record: RunRecord, methods: tuple[str, ...]) -> list[str]:
+    """What each replayed quirk did to this view, when the view's behaviour triggered it."""
+    notes = []
+    results = [m for m in record.messages if m.direction == "out" and m.method == "ui/notifications/tool-result"]
+    initialized = "ui/notifications/initialized" in methods
+    if "chatgpt-first-widget-no-tool-result" in host.replayed and initialized and not results:
+        notes.append("Replayed quirk chatgpt-first-widget-no-tool-result: the view got no tool result.")
+    if "claude-desktop-tool-result-strips-structured" in host.replayed and results:
+        notes.append(
+            "Replayed quirk claude-desktop-tool-result-strips-structured: the tool result the view got had no "
+            "structuredContent or _meta."
+        )
+    if "claude-update-model-context-dropped" in host.replayed and "ui/update-model-context" in methods:
+        notes.append(
+            "Replayed quirk claude-update-model-context-dropped: ui/update-model-context was accepted and dropped."
+        )
+    if "vscode-ui-message-prefills-input" in host.replayed and "ui/message" in methods:
+        notes.append(
+            "Replayed quirk vscode-ui-message-prefills-input: ui/message was answered but only pre-fills the input; "
+            "nothing is sent."
+        )
+    return notes
 
 
 def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
