@@ -24,8 +24,10 @@ from hostcompat.observe.host_profile import emulate_host, replays
 from hostcompat.observe.record import RunRecord
 from hostcompat.observe.rules import EXT_APPS_CHECKS, judge_run, offered_needs, origin_declared, timings
 from hostcompat.observe.runner import host_page
+from hostcompat.observe.session import captured_results
 from hostcompat.observe.widget import sample_value, widget_jobs, with_csp
 from hostcompat.pipeline import check_snapshot, with_observed_needs
+from hostcompat.probe.calls import CallRecord
 from tests.observe.support import make_snapshot, widget_tool
 
 CATALOG = load_catalog()
@@ -336,3 +338,20 @@ def test_a_replayed_quirk_is_said_only_when_the_view_triggers_it() -> None:
     assert not any(note.startswith("Replayed quirk vscode") for note in quiet.notes)
     waited = judge_run(_record(*GOOD), chatgpt, uri="ui://w", tools=("t",))
     assert "Replayed quirk chatgpt-first-widget-no-tool-result: the view got no tool result." in waited.notes
+
+
+def test_the_view_gets_the_result_the_probe_captured_else_one_built_from_the_output_schema() -> None:
+    tool = widget_tool(
+        "show", "ui://w/a.html", outputSchema={"type": "object", "properties": {"n": {"type": "integer"}}}
+    )
+    captured = {"content": [{"type": "text", "text": "7"}], "structuredContent": {"n": 7}}
+    calls = (
+        CallRecord("show", {}, "auto", "ok", result=captured),
+        CallRecord("other", {}, "auto", "tool-error", result={"content": [], "isError": True}),
+    )
+    snapshot = dataclasses.replace(make_snapshot([tool], {"ui://w/a.html": "<p>x</p>"}), calls=calls)
+    assert captured_results(snapshot) == {"show": captured}  # a tool error is no result a host would show
+    (job,), _ = widget_jobs(snapshot, call_results=captured_results(snapshot))
+    assert job.tool_result == captured
+    (sampled,), _ = widget_jobs(snapshot)
+    assert sampled.tool_result == {"content": [{"type": "text", "text": '{"n": 1}'}], "structuredContent": {"n": 1}}

@@ -82,6 +82,12 @@ def snapshot_server(snapshot: Snapshot, call_results: Mapping[str, WireJSON] | N
     return handle
 
 
+def captured_results(snapshot: Snapshot) -> dict[str, WireJSON]:
+    """Tool name → the result the probe's call of it returned, where one succeeded (what a host would deliver)."""
+    captured = snapshot.call_results or {}
+    return {name: result for name, result in captured.items() if result.get("isError") is not True}
+
+
 def observe_snapshot(
     snapshot: Snapshot,
     hosts: Iterable[HostProfile],
@@ -97,12 +103,16 @@ def observe_snapshot(
 ) -> Observation:
     """Run every widget of `snapshot` under each of `hosts` that renders MCP Apps (each distinct bridge once).
 
-    The view's server requests are answered from the snapshot, or forwarded to the server at `live` (connected
-    for the runs). `host_versions` (host id → version) and `context` decide which catalog quirks are replayed.
+    The view gets the tool result the probe captured (`call_results`, by default the snapshot's successful calls),
+    else one built from the tool's outputSchema. Its server requests are answered from the snapshot, or forwarded
+    to the server at `live` (connected for the runs). `host_versions` (host id → version) and `context` decide
+    which catalog quirks are replayed.
 
     Raises:
         BrowserUnavailable: Playwright or Chromium is missing or does not start.
     """
+    if call_results is None:
+        call_results = captured_results(snapshot)
     jobs, skipped = widget_jobs(snapshot, call_results=call_results)
     emulated: dict[tuple[Any, ...], tuple[EmulatedHost, list[str]]] = {}
     for profile in hosts:
@@ -153,4 +163,4 @@ def _fields(run: ObservedRun) -> dict[str, Any]:
     return {name: getattr(run, name) for name in run.__dataclass_fields__}
 
 
-__all__ = ["Observation", "observe_snapshot", "snapshot_server"]
+__all__ = ["Observation", "captured_results", "observe_snapshot", "snapshot_server"]
