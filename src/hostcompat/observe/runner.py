@@ -49,6 +49,12 @@ _CSP_REFUSAL: Final = re.compile(
 HOST_ORIGIN: Final = "https://test-host.hostcompat.invalid"
 """The test host page's origin (never resolved: the runner serves the page itself and refuses all else)."""
 
+CLICK_MS: Final = 3_000
+"""How long one button press may wait for its button (a busy machine needs more than a second)."""
+RESPONSIVE_SECONDS: Final = 6.0
+"""How long the widget's script may take to answer once the run is over before it counts as never yielding (long
+enough for a heavy but finite start, such as a PDF renderer without its worker, on a loaded machine)."""
+
 ServerHandler = Callable[[str, Any], Awaitable[Mapping[str, Any]]]
 """(method, params) → `{"result": …}` or `{"error": {code, message}}`: the MCP server behind the host."""
 
@@ -364,7 +370,7 @@ async def _press_buttons(page: Page, run: _Run, limits: RunLimits) -> int:
         if run.record.crashed or run.record.flooded:
             break
         try:
-            await buttons.nth(index).click(timeout=1_000, no_wait_after=True)
+            await buttons.nth(index).click(timeout=CLICK_MS, no_wait_after=True)
             pressed += 1
         except Exception:  # a button that went away or is covered is skipped
             continue
@@ -378,7 +384,7 @@ async def _check_responsive(page: Page, record: RunRecord) -> None:
     if frame is None or record.crashed:
         return
     try:
-        await asyncio.wait_for(frame.evaluate("0"), 3.0)
+        await asyncio.wait_for(frame.evaluate("0"), RESPONSIVE_SECONDS)
     except asyncio.TimeoutError:
         record.timed_out = True
         record.notes.append("the widget stopped responding: its script never yields")
