@@ -346,12 +346,12 @@ def test_the_view_gets_the_result_the_probe_captured_else_one_built_from_the_out
     )
     captured = {"content": [{"type": "text", "text": "7"}], "structuredContent": {"n": 7}}
     calls = (
-        CallRecord("show", {}, "auto", "ok", result=captured),
+        CallRecord("show", {"n": 7}, "explicit", "ok", result=captured),
         CallRecord("other", {}, "auto", "tool-error", result={"content": [], "isError": True}),
     )
     snapshot = dataclasses.replace(make_snapshot([tool], {"ui://w/a.html": "<p>x</p>"}), calls=calls)
     assert captured_results(snapshot) == {"show": captured}  # a tool error is no result a host would show
-    (job,), _ = widget_jobs(snapshot, call_results=captured_results(snapshot))
-    assert job.tool_result == captured
+    (job,), _ = widget_jobs(snapshot, call_results=captured_results(snapshot), call_arguments={"show": {"n": 7}})
+    assert job.tool_result == captured and job.tool_input == {"n": 7}
     (sampled,), _ = widget_jobs(snapshot)
     assert sampled.tool_result == {"content": [{"type": "text", "text": '{"n": 1}'}], "structuredContent": {"n": 1}}

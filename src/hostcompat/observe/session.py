@@ -111,9 +111,14 @@ def observe_snapshot(
     Raises:
         BrowserUnavailable: Playwright or Chromium is missing or does not start.
     """
+    arguments: dict[str, WireJSON] | None = None
     if call_results is None:
         call_results = captured_results(snapshot)
-    jobs, skipped = widget_jobs(snapshot, call_results=call_results)
+        arguments = {}
+        for call in snapshot.calls:  # the arguments of the call whose result is delivered (the first that succeeded)
+            if call.succeeded:
+                arguments.setdefault(call.tool, call.arguments)
+    jobs, skipped = widget_jobs(snapshot, call_results=call_results, call_arguments=arguments)
     emulated: dict[tuple[Any, ...], tuple[EmulatedHost, list[str]]] = {}
     for profile in hosts:
         if not renders_mcp_apps(profile):
