@@ -80,13 +80,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--widgets", type=int, default=len(PACKAGES))
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--cores", type=int, default=2, help="pin this process and its browsers to N cores (Linux)")
     args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if args.cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: args.cores]))  # children inherit it
+        cores = len(os.sched_getaffinity(0))
     problem = browser_status()
     if problem is not None:
         print(f"skipped: {problem}")
         return
     snapshots = [corpus_snapshot(name) for name in PACKAGES[: args.widgets]]
-    print(f"{len(snapshots)} example widgets under Claude's emulated bridge, {os.cpu_count()} cores")
+    print(f"{len(snapshots)} example widgets under Claude's emulated bridge, on {cores} cores")
     for reuse in (True, False):
         wall, per_run = observe_round(snapshots, reuse=reuse, concurrency=args.concurrency)
         label = "one browser for all" if reuse else "a browser per run"

@@ -58,6 +58,8 @@ from hostcompat.widget_analysis import (
     WidgetAnalysis,
     WidgetBudget,
     analyse_widgets,
+    unreached_notes,
+    unreached_wrapper_needs,
     with_observed_needs,
 )
 from hostcompat.wire_json import WireJSON, WireValue
@@ -142,6 +144,8 @@ class Judged:
     """The server as the verdicts read it, built once; the hygiene check reads its tool list too."""
     results: Mapping[str, WireJSON] | None
     """Tool name → the raw result a call returned (see `captured_results`); None when no call returned one."""
+    notes: tuple[Mapping[str, str], ...] = ()
+    """What the observed runs changed in the static needs (a wrapper's need never reached), as report events."""
 
     @property
     def snapshot(self) -> Snapshot:
@@ -212,7 +216,10 @@ def judge(scanned: Scanned, settings: CheckSettings) -> Judged:
         CatalogError: a host id that names no catalog host.
     """
     snapshot = scanned.snapshot
-    usage = with_observed_needs(scanned.widgets.usage, settings.observed)
+    unreached = unreached_wrapper_needs(scanned.widgets.wrapper_only, settings.observed)
+    usage = with_observed_needs(
+        scanned.widgets.usage, settings.observed, unreached=[(tool, need) for tool, need, _ in unreached]
+    )
     tools = scanned.derived.tools
     results = captured_results(snapshot)
     digest = digest_read_tools(
@@ -232,7 +239,9 @@ def judge(scanned: Scanned, settings: CheckSettings) -> Judged:
         as_of=settings.as_of,
         host_contexts=settings.host_contexts,
     )
-    return Judged(scanned=scanned, evaluation=evaluation, results=results, digest=digest)
+    return Judged(
+        scanned=scanned, evaluation=evaluation, results=results, digest=digest, notes=unreached_notes(unreached)
+    )
 
 
 def hygiene(judged: Judged) -> Checked:
@@ -278,7 +287,7 @@ def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[
         server=server if snapshot.initialize is not None else None,
         hosts=[report.to_dict() for report in evaluation.reports],
         hygiene=[finding.to_dict() for finding in (*bounded.findings, *widgets.findings, *checked.hygiene)],
-        events=[*events, *widgets.notes, *(dict(note) for note in notes)],
+        events=[*events, *widgets.notes, *checked.judged.notes, *(dict(note) for note in notes)],
         requirements=evaluation.requirements.to_dict(),
         error=probe_failure(snapshot),
     )

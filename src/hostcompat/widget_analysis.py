@@ -21,7 +21,7 @@ from hostcompat.engine.findings.model import Evidence, Finding
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.server.facts import WidgetUsage
 from hostcompat.engine.server.long_values import cut_value
-from hostcompat.engine.server.observed import ObservedRun
+from hostcompat.engine.server.observed import ObservedRun, covers_entry_paths
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
 from hostcompat.probe.snapshot import Snapshot
@@ -52,6 +52,8 @@ class WidgetAnalysis:
     """Why a widget was not analysed, as report events (`code`, `message`)."""
     findings: tuple[Finding, ...] = ()
     """What the budget left out: CHECK-SCAN-001 per widget not analysed, CHECK-SCAN-002 per widget read in part."""
+    wrapper_only: tuple[tuple[str, str], ...] = ()
+    """(tool, need) found only through a bridge wrapper the bundle defines (a run may show it is never reached)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,6 +62,8 @@ class _WidgetNeeds:
 
     uses: tuple[tuple[str, bool], ...]
     """(need, guarded) per use found."""
+    wrapper_only: tuple[str, ...] = ()
+    """The needs found only through calls of a bridge wrapper's methods."""
     permission_names: tuple[str, ...]
     partial: str | None
     """What the scan left out of it, or None when it read it all."""
@@ -86,6 +90,7 @@ def analyse_widgets(
     budget = budget or WidgetBudget()
     widgets = requirements.widget_tools_by_uri
     uses: list[tuple[str, str, bool]] = []
+    wrapped: list[tuple[str, str]] = []
     permissions: dict[str, list[str]] = {}
     notes: list[Mapping[str, str]] = []
     findings: list[Finding] = []
@@ -103,12 +108,13 @@ def analyse_widgets(
             findings.append(_scan_finding("CHECK-SCAN-002", uri, tools, f"analysed in part: {needs.partial}"))
         for tool in tools:
             uses.extend((tool, need, guarded) for need, guarded in needs.uses)
+            wrapped.extend((tool, need) for need in needs.wrapper_only)
             if needs.permission_names:
                 permissions[tool] = list(needs.permission_names)
     if notes:
         return WidgetAnalysis(usage=None, notes=tuple(notes), findings=tuple(findings))
     usage = WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions)
-    return WidgetAnalysis(usage=usage, findings=tuple(findings))
+    return WidgetAnalysis(usage=usage, findings=tuple(findings), wrapper_only=tuple(wrapped))
 
 
 def _scan_within(spending: _Spending, snapshot: Snapshot, uri: str) -> _WidgetNeeds:
@@ -200,7 +206,16 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> _WidgetNeeds:
     )
     capped = any(limit.code == "hits_capped" for limit in scan.limits)
     partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
-    return _WidgetNeeds(uses=uses, permission_names=tuple(dict.fromkeys(meta_scan.permission_names)), partial=partial)
+    vias: dict[str, set[str]] = {}
+    for finding in scan.findings:
+        if finding.counts:
+            vias.setdefault(finding.need, set()).add(finding.via)
+    return _WidgetNeeds(
+        uses=uses,
+        permission_names=tuple(dict.fromkeys(meta_scan.permission_names)),
+        partial=partial,
+        wrapper_only=tuple(need for need, how in vias.items() if how == {"wrapper"}),
+    )
 
 
 def _ui_meta_holder(item: WireJSON, listing: WireJSON | None) -> WireJSON | None:
@@ -212,8 +227,11 @@ def _ui_meta_holder(item: WireJSON, listing: WireJSON | None) -> WireJSON | None
     return listing_meta if isinstance(listing_meta, Mapping) else None
 
 
-def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRun]) -> WidgetUsage | None:
-    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded).
+def with_observed_needs(
+    usage: WidgetUsage | None, observed: Sequence[ObservedRun], *, unreached: Iterable[tuple[str, str]] = ()
+) -> WidgetUsage | None:
+    """`usage` plus each need a run was seen to reach that the scan did not report for that tool (unguarded),
+    less the (tool, need) pairs in `unreached` (see `unreached_wrapper_needs`).
 
     A usage that could not be built (None) stays None: a run does not cover what the scan could not read.
     """
@@ -221,8 +239,12 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
         return usage
     from hostcompat.engine.verdicts.capabilities import NEED_FACTS
 
+    dropped = set(unreached)
     uses = [
-        (tool, need, tool in usage.guarded_tools_for(need)) for need, tools in usage.needs.items() for tool in tools
+        (tool, need, tool in usage.guarded_tools_for(need))
+        for need, tools in usage.needs.items()
+        for tool in tools
+        if (tool, need) not in dropped
     ]
     known = {(tool, need) for tool, need, _ in uses}
     added = [
@@ -233,7 +255,7 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
         for tool in run.tools
         if (tool, need) not in known
     ]
-    if not added:
+    if not added and not dropped:
         return usage
     permissions: dict[str, list[str]] | None = None
     if usage.sandbox_permission_names is not None:
@@ -244,11 +266,45 @@ def with_observed_needs(usage: WidgetUsage | None, observed: Sequence[ObservedRu
     return WidgetUsage.from_tool_uses([*uses, *dict.fromkeys(added)], sandbox_permissions=permissions)
 
 
+def unreached_wrapper_needs(
+    wrapper_only: Iterable[tuple[str, str]], observed: Sequence[ObservedRun]
+) -> tuple[tuple[str, str, ObservedRun], ...]:
+    """The (tool, need) found only through a bundled wrapper that no run reached although a run covered the
+    widget's entry paths with the need on offer (`covers_entry_paths`), each with that run: they stop counting.
+    """
+    out: list[tuple[str, str, ObservedRun]] = []
+    for tool, need in dict.fromkeys(wrapper_only):
+        runs = [run for run in observed if tool in run.tools]
+        if any(need in run.reached for run in runs):
+            continue
+        covering = next((run for run in runs if covers_entry_paths(run, need)), None)
+        if covering is not None:
+            out.append((tool, need, covering))
+    return tuple(out)
+
+
+def unreached_notes(unreached: Iterable[tuple[str, str, ObservedRun]]) -> tuple[Mapping[str, str], ...]:
+    """One report event per wrapper need that stopped counting: what the scan found and what the run saw."""
+    return tuple(
+        {
+            "code": "CHECK-OBSERVE-UNREACHED",
+            "severity": "info",
+            "message": (
+                f"static: {need} in code through a bundled wrapper; not reached in {run.seconds:.1f} s of running "
+                f"under {run.host_id} with its buttons pressed, so it does not count for {cut_value(tool, 200)}"
+            ),
+        }
+        for tool, need, run in unreached
+    )
+
+
 __all__ = [
     "DEFAULT_WIDGET_CHARS",
     "DEFAULT_WIDGET_SECONDS",
     "WidgetAnalysis",
     "WidgetBudget",
     "analyse_widgets",
+    "unreached_notes",
+    "unreached_wrapper_needs",
     "with_observed_needs",
 ]

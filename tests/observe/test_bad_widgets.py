@@ -49,6 +49,7 @@ BAD = {
     + "<p>call</p><script>connect({}).then(() => request('tools/call', {name: 'secret'}));</script>",
     "throws": BRIDGE + "<p>throws</p><script>connect({}).then(async () => {"
     " const r = await request('tools/call', {name: 'show-throws'}); r.x.y; });</script>",
+    "no-caps": BRIDGE + "<p>no caps</p><script>connect(undefined);</script>",
     "good": BRIDGE + "<p>good</p><script>connect({});</script>",
 }
 
@@ -97,6 +98,7 @@ def test_the_rules_fire_on_hand_made_bad_widgets(bad: dict[str, ObservedRun]) ->
     assert _rules(bad["no-init"]) == {"OBS-INIT-001"} and bad["no-init"].status == "no-bridge"
     assert "OBS-MODE-001" in _rules(bad["mode"])
     assert "OBS-VIS-001" in _rules(bad["model-only"])
+    assert _rules(bad["no-caps"]) == {"OBS-INIT-003"}
     assert _rules(bad["good"]) == set() and bad["good"].status == "rendered"
 
 

@@ -73,3 +73,31 @@ def test_shadertoy_requests_fullscreen_when_its_button_is_pressed_and_answers_to
     assert "ui/request-display-mode" in run.methods and run.explored
     assert "OBS-APPTOOLS-001" not in {issue.rule_id for issue in run.issues}
     assert run.issues == ()
+
+
+def test_budget_allocator_answers_the_hosts_tools_list_and_sizes_itself() -> None:
+    # the scan says appTools and sizeChanged; the run sees both (it answers the host's tools/list) and nothing else
+    run = _run(_observe("server-budget-allocator", ("goose",), explore=False), "goose")
+    assert run.methods == ("ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed")
+    assert set(run.reached) == {"sizeChanged", "appTools"} and run.issues == () and run.status == "rendered"
+
+
+def test_the_map_waits_for_its_declared_cdn_and_offline_that_is_undecided_not_a_broken_bridge() -> None:
+    observation = _observe("server-map", ("claude",), explore=False)
+    run = _run(observation, "claude")
+    assert run.methods == () and run.issues == ()  # no OBS-INIT-001: what needs cesium.com was not seen offline
+    assert any("origins it declares (https://cesium.com" in note for note in run.notes), run.notes
+    _, _, record = observation.records[0]
+    assert any("cesium.com" in url for url in record.network)
+
+
+def test_the_pdf_viewer_fetches_its_bytes_through_the_host_unless_the_result_is_stripped() -> None:
+    observation = _observe("server-pdf", ("mistral", "claude"), explore=False)
+    mistral, claude = _run(observation, "mistral"), _run(observation, "claude")
+    assert mistral.methods[:2] == ("ui/initialize", "ui/notifications/initialized") and "tools/call" in mistral.methods
+    records = {host: record for _, host, record in observation.records}
+    calls = [m.params() for m in records["mistral"].sent() if m.method == "tools/call"]
+    assert calls and calls[0]["name"] == "read_pdf_bytes"  # an app-only tool: the view may call it
+    assert not {"OBS-VIS-001", "OBS-INIT-001", "OBS-INIT-002", "OBS-REFUSE-001"} & {i.rule_id for i in mistral.issues}
+    # Claude's replayed stripping (ext-apps #696) leaves the viewer without the structuredContent naming its PDF
+    assert "tools/call" not in claude.methods and "appTools" in claude.reached

@@ -5,22 +5,29 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hostcompat.apps.constants import SUPPORTED_PROTOCOL_VERSIONS
+from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.engine.catalog.model import QuirkRef
+from hostcompat.engine.findings.rules import RULES
 from hostcompat.engine.server.facts import WidgetUsage
 from hostcompat.engine.server.observed import ObservedIssue, ObservedRun
 from hostcompat.engine.verdicts.evaluate import evaluate_all_hosts
 from hostcompat.errors import InvalidInput
-from hostcompat.observe.host_profile import emulate_host
+from hostcompat.observe.host_profile import emulate_host, replays
 from hostcompat.observe.record import RunRecord
-from hostcompat.observe.rules import judge_run, origin_declared
+from hostcompat.observe.rules import EXT_APPS_CHECKS, judge_run, offered_needs, origin_declared, timings
 from hostcompat.observe.runner import host_page
+from hostcompat.observe.session import captured_results
 from hostcompat.observe.widget import sample_value, widget_jobs, with_csp
-from hostcompat.pipeline import with_observed_needs
+from hostcompat.pipeline import check_snapshot, with_observed_needs
+from hostcompat.probe.calls import CallRecord
 from tests.observe.support import make_snapshot, widget_tool
 
 CATALOG = load_catalog()
@@ -38,7 +45,27 @@ def test_goose_refuses_server_tools_and_claude_proxies_them() -> None:
 def test_a_host_the_catalog_knows_little_of_is_unknown_not_guessed() -> None:
     host = emulate_host(CATALOG.get("archestra"))
     assert host.policy["tools/call"] == "unknown" and "serverTools" in host.unknown
-    assert host.host_capabilities == {} and host.assumed == ("displayModes",)
+    assert host.host_capabilities == {} and host.assumed[:2] == ("displayModes", "protocolVersion")
+    assert host.protocol_versions == SUPPORTED_PROTOCOL_VERSIONS  # the spec's, said as assumed
+    run = judge_run(RunRecord(), host, uri="ui://a", tools=("t",))
+    assert any("so assumed: display modes" in note and "protocol version" in note for note in run.notes)
+
+
+def test_quirks_are_replayed_for_the_versions_and_context_their_sources_show() -> None:
+    claude = CATALOG.get("claude")
+    strip = "claude-desktop-tool-result-strips-structured"
+    assert strip in emulate_host(claude).replayed  # the current version: nothing says it was fixed
+    assert strip in emulate_host(claude, version="1.22209.0").replayed
+    before = emulate_host(claude, version="1.18000.0")
+    assert strip not in before.replayed and "stripStructuredContent" not in before.knobs
+    assert before.signature != emulate_host(claude).signature  # a different bridge: run on its own
+    quirk = next(q for q in claude.quirks if q.id == strip)
+    assert emulate_host(claude).sources[strip].startswith(quirk.source)
+    fixed = replace(quirk, fixed_in="1.30000.0")
+    assert replays(fixed, "1.22209.0", HostContext()) and not replays(fixed, "1.30000.0", HostContext())
+    assert not replays(fixed, None, HostContext())  # fixed: the current version does not have it
+    on_mac = replace(quirk, os=("macos",))
+    assert not replays(on_mac, None, HostContext()) and replays(on_mac, None, HostContext(os="macos"))
 
 
 def test_the_csp_meta_goes_first_in_the_head_and_the_page_config_cannot_close_its_script() -> None:
@@ -100,6 +127,17 @@ def test_a_well_behaved_record_fires_no_rule() -> None:
     run = judge_run(_record(*GOOD), emulate_host(CATALOG.get("claude")), uri="ui://w", tools=("t",))
     assert run.status == "rendered" and run.issues == ()
     assert run.methods == ("ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed")
+
+
+def test_an_initialize_without_app_capabilities_fires_its_own_rule_and_rules_name_their_validator_check() -> None:
+    bare = ("in", {"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {"protocolVersion": "2026-01-26"}})
+    run = judge_run(_record(bare, *GOOD[1:]), emulate_host(CATALOG.get("claude")), uri="ui://w", tools=("t",))
+    assert [issue.rule_id for issue in run.issues] == ["OBS-INIT-003"]
+    assert EXT_APPS_CHECKS["OBS-INIT-003"].startswith("APP-100") and EXT_APPS_CHECKS["OBS-MODE-001"].startswith("APP-1")
+    assert all(rule_id in RULES for rule_id in EXT_APPS_CHECKS)
+    record = _record(*GOOD)
+    record.first_paint_ms = 42
+    assert timings(record) == {"initialize": 0, "initialized": 20, "sizeChanged": 30, "firstPaint": 42}
 
 
 def test_each_rule_fires_on_its_bad_behaviour() -> None:
@@ -253,3 +291,67 @@ def test_an_observed_update_model_context_fires_the_catalog_quirk_that_waits_for
     quirk_text = "update-model-context"
     assert not any(quirk_text in f.detail for f in before.findings)
     assert any(quirk_text in f.detail and f.rule_id != "OBS-RUN-001" for f in after.report("claude").findings)
+
+
+WRAPPER_PAGE = (Path(__file__).parent / "pages" / "wrapper_never_reached.html").read_text(encoding="utf-8")
+
+
+def _wrapper_run(host: str, *, explored: bool = True, reached: tuple[str, ...] = ()) -> ObservedRun:
+    methods = ("ui/initialize", "ui/notifications/initialized", "ui/notifications/size-changed")
+    offered = offered_needs(emulate_host(CATALOG.get(host)))
+    return ObservedRun(
+        host, "ui://w/a.html", ("show",), 5.0, "rendered", methods, reached, (), (), explored, (), offered
+    )
+
+
+def _download_findings(runs: tuple[ObservedRun, ...]) -> tuple[dict[str, Any], list[str]]:
+    snapshot = make_snapshot([widget_tool("show", "ui://w/a.html")], {"ui://w/a.html": WRAPPER_PAGE})
+    entry = check_snapshot(snapshot, CATALOG, host_ids=["claude", "goose"], observed=runs)
+    requirements: Any = entry["requirements"]
+    needs = {key: value for key, value in requirements["widgetUsage"].items() if not key.startswith("sandbox")}
+    return needs, [event["message"] for event in entry["events"] if event["code"] == "CHECK-OBSERVE-UNREACHED"]
+
+
+def test_a_wrapper_need_no_run_reached_stops_counting_once_a_run_covers_the_entry_paths() -> None:
+    needs, notes = _download_findings(())
+    assert needs.get("downloadFile") == ["show"] and notes == []  # static only: the wrapper's method is called
+    needs, notes = _download_findings((_wrapper_run("claude"), _wrapper_run("goose")))
+    assert "downloadFile" not in needs and "sizeChanged" in needs
+    assert notes == [
+        "static: downloadFile in code through a bundled wrapper; not reached in 5.0 s of running under claude with "
+        "its buttons pressed, so it does not count for show"
+    ]
+    # no run covered the entry paths with downloadFile on offer (Goose does not offer it; buttons not pressed)
+    needs, notes = _download_findings((_wrapper_run("goose"), _wrapper_run("claude", explored=False)))
+    assert needs.get("downloadFile") == ["show"] and notes == []
+    # a run that reached it keeps it
+    needs, _ = _download_findings((_wrapper_run("claude", reached=("downloadFile",)),))
+    assert needs.get("downloadFile") == ["show"]
+
+
+def test_a_replayed_quirk_is_said_only_when_the_view_triggers_it() -> None:
+    vscode, chatgpt = emulate_host(CATALOG.get("vscode")), emulate_host(CATALOG.get("chatgpt"))
+    message = ("in", {"jsonrpc": "2.0", "id": 2, "method": "ui/message", "params": {"role": "user", "content": []}})
+    sent = judge_run(_record(*GOOD, message), vscode, uri="ui://w", tools=("t",))
+    assert any(note.startswith("Replayed quirk vscode-ui-message-prefills-input") for note in sent.notes)
+    quiet = judge_run(_record(*GOOD), vscode, uri="ui://w", tools=("t",))
+    assert not any(note.startswith("Replayed quirk vscode") for note in quiet.notes)
+    waited = judge_run(_record(*GOOD), chatgpt, uri="ui://w", tools=("t",))
+    assert "Replayed quirk chatgpt-first-widget-no-tool-result: the view got no tool result." in waited.notes
+
+
+def test_the_view_gets_the_result_the_probe_captured_else_one_built_from_the_output_schema() -> None:
+    tool = widget_tool(
+        "show", "ui://w/a.html", outputSchema={"type": "object", "properties": {"n": {"type": "integer"}}}
+    )
+    captured = {"content": [{"type": "text", "text": "7"}], "structuredContent": {"n": 7}}
+    calls = (
+        CallRecord("show", {"n": 7}, "explicit", "ok", result=captured),
+        CallRecord("other", {}, "auto", "tool-error", result={"content": [], "isError": True}),
+    )
+    snapshot = dataclasses.replace(make_snapshot([tool], {"ui://w/a.html": "<p>x</p>"}), calls=calls)
+    assert captured_results(snapshot) == {"show": captured}  # a tool error is no result a host would show
+    (job,), _ = widget_jobs(snapshot, call_results=captured_results(snapshot), call_arguments={"show": {"n": 7}})
+    assert job.tool_result == captured and job.tool_input == {"n": 7}
+    (sampled,), _ = widget_jobs(snapshot)
+    assert sampled.tool_result == {"content": [{"type": "text", "text": '{"n": 1}'}], "structuredContent": {"n": 1}}

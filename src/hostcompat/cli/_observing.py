@@ -5,13 +5,15 @@ the judged hosts' emulated bridges. Without a browser it says so and the check g
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
     from hostcompat.observe.session import Observation
     from hostcompat.probe.snapshot import Snapshot
+    from hostcompat.probe.target import Target
 
 
 def add_observe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,13 +26,29 @@ def add_observe_arguments(parser: argparse.ArgumentParser) -> None:
         help="the most each widget runs before its buttons are pressed (default 15; it ends sooner once quiet)",
     )
     parser.add_argument("--no-explore", action="store_true", help="do not press the widgets' buttons")
+    parser.add_argument(
+        "--observe-live",
+        action="store_true",
+        help="forward the widgets' tools/call and resources/read to the live server (where the emulated host "
+        "forwards them; tools annotated destructive are answered from the snapshot); default: the snapshot answers",
+    )
 
 
 def observe(
-    snapshot: Snapshot, catalog: Catalog, host_ids: Sequence[str], args: argparse.Namespace
+    snapshot: Snapshot,
+    catalog: Catalog,
+    host_ids: Sequence[str],
+    args: argparse.Namespace,
+    *,
+    target: Target | None = None,
+    host_versions: Mapping[str, str] | None = None,
+    context: HostContext | None = None,
 ) -> tuple[Observation | None, list[dict[str, str]]]:
     """The observation of `snapshot`'s widgets under `host_ids` (every catalog host when empty), and report notes
-    (why nothing was observed, which widgets were skipped).
+    (why nothing was observed, which widgets were skipped, whether the live server answered the views).
+
+    `target` is the live server (forwarded to with `--observe-live`); `host_versions` and `context` choose the
+    catalog quirks replayed.
     """
     from hostcompat.observe.browser import BrowserUnavailable, browser_status
     from hostcompat.observe.runner import RunLimits
@@ -44,13 +62,23 @@ def observe(
     seconds = max(1.0, min(float(args.observe_seconds), 120.0))
     limits = RunLimits(run=seconds, hard=seconds + 15.0)
     try:
-        observation = observe_snapshot(snapshot, hosts, limits=limits, explore=not args.no_explore)
+        live = target if getattr(args, "observe_live", False) else None
+        observation = observe_snapshot(
+            snapshot,
+            hosts,
+            limits=limits,
+            explore=not args.no_explore,
+            live=live,
+            host_versions=host_versions,
+            context=context,
+        )
     except BrowserUnavailable as error:
         return None, [{"code": "CHECK-OBSERVE-UNAVAILABLE", "message": f"widgets not observed: {error}"}]
     notes = [
         {"code": "CHECK-OBSERVE-SKIPPED", "message": f"{skipped.uri}: not observed, {skipped.reason}"}
         for skipped in observation.skipped
     ]
+    notes.extend({"code": "CHECK-OBSERVE-NOTE", "message": note} for note in observation.notes)
     return observation, notes
 
 

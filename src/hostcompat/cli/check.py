@@ -132,7 +132,11 @@ def _run(args: argparse.Namespace) -> int:
             entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
             continue
         snapshot = snapshots[id(item)]
-        observation, notes = _observe(snapshot, catalog, host_ids, args) if args.observe else (None, [])
+        observation, notes = (
+            _observe(snapshot, catalog, host_ids, args, item.target, host_versions, host_contexts.get(None))
+            if args.observe
+            else (None, [])
+        )
         entry = check_snapshot(
             snapshot,
             catalog,
@@ -174,10 +178,11 @@ def _read_snapshot(path: Path) -> Snapshot:
         ) from error
 
 
-def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace) -> Any:
+def _observe(snapshot: Snapshot, catalog: Catalog, host_ids: list[str], args: argparse.Namespace, *live: Any) -> Any:
     from hostcompat.cli._observing import observe
 
-    return observe(snapshot, catalog, host_ids, args)
+    target, versions, context = live
+    return observe(snapshot, catalog, host_ids, args, target=target, host_versions=versions, context=context)
 
 
 def _host_versions(pairs: list[str], catalog: Catalog) -> dict[str, str]:

@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "check",
     "snapshot",
     "observe",
+    "preview",
     "hosts",
     "scan",
     "clients",

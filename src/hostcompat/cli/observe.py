@@ -46,7 +46,7 @@ def _run(args: argparse.Namespace) -> int:
         snapshot = read_snapshot(item.snapshot).redacted(Redactor())
     else:
         snapshot = probe_all([item], probe_options(args, as_host_profile(args, catalog)), None)[0]
-    observation, notes = observe(snapshot, catalog, host_ids, args)
+    observation, notes = observe(snapshot, catalog, host_ids, args, target=item.target)
     redactor = planned_redactor(item)  # what a widget echoes back (a token in a tool result) is the server's secret too
     if args.format == "json":
         document = {"notes": notes, **({} if observation is None else observation.to_dict())}
@@ -80,6 +80,7 @@ COMMAND = Command(
     description=__doc__,
     add_arguments=_add_arguments,
     run=_run,
+    command_line=True,
 )
 
 __all__ = ["COMMAND"]

@@ -13,11 +13,17 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from hostcompat.apps.constants import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
-from hostcompat.engine.catalog.model import HostProfile
+from hostcompat.engine.catalog.host_context import HostContext, holds_in
+from hostcompat.engine.catalog.model import HostProfile, QuirkRef
+from hostcompat.engine.verdicts.conditions import compare_versions
 from hostcompat.wire_json import WireJSON, WireObject
 
 FEATURES: Final = "ui.mcpApps.features."
 DISPLAY_MODES: Final = "ui.mcpApps.displayModes"
+APPS_PROTOCOL_VERSIONS: Final = "ui.mcpApps.protocolVersions"
+"""The MCP Apps protocol versions a host answers ui/initialize with (the spec's own list when the catalog is silent)."""
+DEFAULT_CONTEXT_KEYS: Final = ("theme", "locale", "timeZone", "containerDimensions", "safeAreaInsets")
+"""hostContext fields no catalog fact gives: the test host sends neutral values and the run lists them as assumed."""
 PLATFORMS: Final = "platforms"
 
 METHOD_NEEDS: Final[Mapping[str, str]] = MappingProxyType(
@@ -65,7 +71,8 @@ QUIRK_REPLAYS: Final[Mapping[str, str]] = MappingProxyType(
 )
 """Catalog quirk id → what the test host page does to replay it: strip structuredContent and _meta from the
 tool-result notification; send no tool result; answer ui/message without sending it; accept
-ui/update-model-context and drop it. A quirk is replayed when the host has it and no fixed version is known."""
+ui/update-model-context and drop it. A quirk is replayed when it holds in the judged context and for the judged
+version: between its `since` and `fixedIn` versions when a version is given, else when no fixed version is known."""
 
 METHOD_NOT_FOUND: Final = -32601
 REFUSED: Final = -32000
@@ -91,6 +98,11 @@ class EmulatedHost:
     assumed: tuple[str, ...] = ()
     replayed: tuple[str, ...] = ()
     """The catalog quirks (ids of `QUIRK_REPLAYS`) this emulation replays."""
+    protocol_versions: tuple[str, ...] = SUPPORTED_PROTOCOL_VERSIONS
+    version: str | None = None
+    """The host version judged (`--host-version`), which decided the quirks replayed; None: the current one."""
+    sources: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """Replayed quirk id → its catalog source and date."""
 
     @property
     def knobs(self) -> dict[str, bool]:
@@ -106,6 +118,7 @@ class EmulatedHost:
             self.platform,
             tuple(sorted(self.policy.items())),
             self.replayed,
+            self.protocol_versions,
         )
 
     def page_config(self) -> WireObject:
@@ -117,14 +130,18 @@ class EmulatedHost:
             "platform": self.platform,
             "policy": dict(self.policy),
             "proxied": sorted(PROXIED),
-            "protocolVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
-            "latestProtocolVersion": LATEST_PROTOCOL_VERSION,
+            "protocolVersions": list(self.protocol_versions),
+            "latestProtocolVersion": self.protocol_versions[0] if self.protocol_versions else LATEST_PROTOCOL_VERSION,
             "errors": {"refuse": METHOD_NOT_FOUND, "denied": REFUSED},
         }
 
 
-def emulate_host(profile: HostProfile) -> EmulatedHost:
-    """The bridge `profile` speaks, from its catalog facts."""
+def emulate_host(
+    profile: HostProfile, *, version: str | None = None, context: HostContext | None = None
+) -> EmulatedHost:
+    """The bridge `profile` speaks, from its catalog facts, at `version` (None: the current one) in `context`
+    (None: the common path).
+    """
     capabilities: dict[str, Any] = {}
     policy: dict[str, str] = {}
     unknown: list[str] = []
@@ -148,7 +165,15 @@ def emulate_host(profile: HostProfile) -> EmulatedHost:
     platforms = profile.facts.get(PLATFORMS)
     platform_values = platforms.value if platforms is not None and isinstance(platforms.value, tuple) else ()
     platform = next((p for p in ("web", "desktop", "mobile") if p in platform_values), "web")
-    replayed = tuple(quirk.id for quirk in profile.quirks if quirk.id in QUIRK_REPLAYS and quirk.fixed_in is None)
+    replayed_quirks = [quirk for quirk in profile.quirks if replays(quirk, version, context or HostContext())]
+    replayed = tuple(quirk.id for quirk in replayed_quirks)
+    versions_fact = profile.facts.get(APPS_PROTOCOL_VERSIONS)
+    if versions_fact is not None and isinstance(versions_fact.value, tuple) and versions_fact.value:
+        protocol_versions = tuple(str(item) for item in versions_fact.value)
+    else:
+        protocol_versions = SUPPORTED_PROTOCOL_VERSIONS
+        assumed.append("protocolVersion")
+    assumed.append("hostContext." + "/".join(DEFAULT_CONTEXT_KEYS))
     if "claude-update-model-context-dropped" in replayed and policy["ui/update-model-context"] == "answer":
         policy["ui/update-model-context"] = "drop"
     return EmulatedHost(
@@ -161,7 +186,21 @@ def emulate_host(profile: HostProfile) -> EmulatedHost:
         unknown=tuple(unknown),
         assumed=tuple(assumed),
         replayed=replayed,
+        protocol_versions=protocol_versions,
+        version=version,
+        sources=MappingProxyType({quirk.id: f"{quirk.source} ({quirk.date})" for quirk in replayed_quirks}),
     )
+
+
+def replays(quirk: QuirkRef, version: str | None, context: HostContext) -> bool:
+    """Whether the test host replays `quirk` for the host at `version` in `context`."""
+    if quirk.id not in QUIRK_REPLAYS or not holds_in(quirk, context):
+        return False
+    if version is None:
+        return quirk.fixed_in is None
+    if quirk.fixed_in is not None and compare_versions(version, quirk.fixed_in) >= 0:
+        return False
+    return quirk.since is None or compare_versions(version, quirk.since) >= 0
 
 
 def _level(profile: HostProfile, need: str) -> str:
@@ -175,4 +214,12 @@ def renders_mcp_apps(profile: HostProfile) -> bool:
     return fact is not None and fact.value in ("supported", "partial")
 
 
-__all__ = ["METHOD_NEEDS", "PROXIED", "QUIRK_REPLAYS", "EmulatedHost", "emulate_host", "renders_mcp_apps"]
+__all__ = [
+    "METHOD_NEEDS",
+    "PROXIED",
+    "QUIRK_REPLAYS",
+    "EmulatedHost",
+    "emulate_host",
+    "renders_mcp_apps",
+    "replays",
+]

@@ -91,6 +91,8 @@ class RunRecord:
     timed_out: bool = False
     painted: bool | None = None
     explored: int = 0
+    first_paint_ms: int | None = None
+    """When the widget frame first painted, in milliseconds from its own start (None: not seen)."""
     seconds: float = 0.0
     failure: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -138,6 +140,7 @@ class RunRecord:
             "timedOut": self.timed_out,
             "painted": self.painted,
             "explored": self.explored,
+            "firstPaintMs": self.first_paint_ms,
             "failure": self.failure,
             "notes": list(self.notes),
         }

@@ -4,7 +4,8 @@ the engine cites (status, methods sent, needs reached and refused, the `OBS-…`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -14,6 +15,21 @@ from hostcompat.observe.record import BridgeMessage, RunRecord
 
 REFUSAL_WINDOW_MS: Final = 2_000
 """An uncaught error this soon after a refused request counts as the view failing on the refusal."""
+
+EXT_APPS_CHECKS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "OBS-INIT-001": "APP-100 (sends ui/initialize)",
+        "OBS-INIT-003": "APP-100 (ui/initialize with appCapabilities)",
+        "OBS-INIT-002": "APP-101 (sends initialized)",
+        "OBS-JSONRPC-001": "APP-102 (well-formed JSON-RPC)",
+        "OBS-SIZE-001": "APP-103 (size-changed, a warning)",
+        "OBS-APPTOOLS-001": "APP-104 (answers tools/list when it declares tools)",
+        "OBS-MODE-001": "APP-105 (display-mode requests within availableDisplayModes)",
+    }
+)
+"""The ext-apps validator's behavioural check (APP-100…106, open PR #722, src/validator/rules.ts @15688f93) each
+rule matches, numbered in the order the validator's doc lists its checks (the number of each check is not in the
+sources read; APP-106 was not identified). The other OBS rules have no validator counterpart."""
 
 APP_TOOLS_REQUEST_ID: Final = "hostcompat-tools-list"
 """The id of the tools/list request the host page sends a view that declares app tools."""
@@ -68,7 +84,7 @@ def judge_run(
         issues.extend(_bridge_issues(record, sent, host, frozenset(model_only_tools), offline=bool(offline)))
         issues.extend(_refusal_issues(record, refusals))
         issues.extend(_ending_issues(record, declared_origins))
-    notes.extend([*_after_refusal(record, refusals), *_unknowns(host, reached)])
+    notes.extend([*_after_refusal(record, refusals), *_quirk_effects(host, record, methods), *_unknowns(host, reached)])
     if server_errors:
         notes.append(
             f"The server side answered {', '.join(dict.fromkeys(server_errors))} with an error (from the snapshot: "
@@ -86,6 +102,14 @@ def judge_run(
         issues=tuple(issues),
         explored=record.explored > 0,
         notes=tuple(notes),
+        offered=offered_needs(host),
+    )
+
+
+def offered_needs(host: EmulatedHost) -> tuple[str, ...]:
+    """The needs the emulated host answers or accepts (each once, in `METHOD_NEEDS` order)."""
+    return tuple(
+        dict.fromkeys(need for method, need in METHOD_NEEDS.items() if host.policy.get(method) in ("answer", "drop"))
     )
 
 
@@ -105,6 +129,30 @@ def _after_refusal(record: RunRecord, refusals: list[tuple[str, int]]) -> list[s
     return [f"After {method} was refused the view went on without an error."]
 
 
+def _quirk_effects(host: EmulatedHost, record: RunRecord, methods: tuple[str, ...]) -> list[str]:
+    """What each replayed quirk did to this view, when the view's behaviour triggered it."""
+    notes = []
+    results = [m for m in record.messages if m.direction == "out" and m.method == "ui/notifications/tool-result"]
+    initialized = "ui/notifications/initialized" in methods
+    if "chatgpt-first-widget-no-tool-result" in host.replayed and initialized and not results:
+        notes.append("Replayed quirk chatgpt-first-widget-no-tool-result: the view got no tool result.")
+    if "claude-desktop-tool-result-strips-structured" in host.replayed and results:
+        notes.append(
+            "Replayed quirk claude-desktop-tool-result-strips-structured: the tool result the view got had no "
+            "structuredContent or _meta."
+        )
+    if "claude-update-model-context-dropped" in host.replayed and "ui/update-model-context" in methods:
+        notes.append(
+            "Replayed quirk claude-update-model-context-dropped: ui/update-model-context was accepted and dropped."
+        )
+    if "vscode-ui-message-prefills-input" in host.replayed and "ui/message" in methods:
+        notes.append(
+            "Replayed quirk vscode-ui-message-prefills-input: ui/message was answered but only pre-fills the input; "
+            "nothing is sent."
+        )
+    return notes
+
+
 def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
     unknown = [need for need in reached if need in host.unknown]
     notes = []
@@ -113,15 +161,32 @@ def _unknowns(host: EmulatedHost, reached: tuple[str, ...]) -> list[str]:
             f"The catalog does not say whether {host.label} offers {', '.join(unknown)}: the emulation refused it."
         )
     if host.replayed:
-        notes.append(f"Replayed {host.label}'s catalog quirks: {', '.join(host.replayed)}.")
+        quirks = "; ".join(f"{quirk} ({host.sources.get(quirk, 'catalog')})" for quirk in host.replayed)
+        version = f" {host.version}" if host.version else ""
+        notes.append(f"Replayed {host.label}{version}'s catalog quirks: {quirks}.")
+    assumed = []
     if "displayModes" in host.assumed:
-        notes.append(f"The catalog does not list {host.label}'s display modes: inline only was offered.")
+        assumed.append("display modes (inline only was offered)")
+    if "protocolVersion" in host.assumed:
+        assumed.append(f"the MCP Apps protocol version ({', '.join(host.protocol_versions)}, the spec's)")
+    assumed.extend(
+        item.replace("/", ", ") + " (neutral values)" for item in host.assumed if item.startswith("hostContext.")
+    )
+    if assumed:
+        notes.append(f"Not in the catalog for {host.label}, so assumed: {'; '.join(assumed)}.")
     return notes
 
 
 def timings(record: RunRecord) -> dict[str, int | None]:
-    """Milliseconds from the run's start to ui/initialize, ui/notifications/initialized and the first size-changed."""
-    first: dict[str, int | None] = {"initialize": None, "initialized": None, "sizeChanged": None}
+    """Milliseconds from the run's start to ui/initialize, ui/notifications/initialized and the first size-changed,
+    and from the widget frame's start to its first paint (None: not seen).
+    """
+    first: dict[str, int | None] = {
+        "initialize": None,
+        "initialized": None,
+        "sizeChanged": None,
+        "firstPaint": record.first_paint_ms,
+    }
     names = {
         "ui/initialize": "initialize",
         "ui/notifications/initialized": "initialized",
@@ -179,6 +244,8 @@ def _bridge_issues(
     else:
         params = initialize.params()
         app_capabilities = params.get("appCapabilities") if isinstance(params, dict) else None
+        if isinstance(params, dict) and not isinstance(app_capabilities, dict):
+            issues.append(ObservedIssue("OBS-INIT-003", "ui/initialize carried no appCapabilities object"))
         if not any(message.method == "ui/notifications/initialized" for message in sent):
             issues.append(
                 ObservedIssue("OBS-INIT-002", "ui/initialize was answered, but ui/notifications/initialized never came")
@@ -270,4 +337,13 @@ def origin_declared(url: str, declared: Sequence[str]) -> bool:
     return False
 
 
-__all__ = ["APP_TOOLS_REQUEST_ID", "REFUSAL_WINDOW_MS", "judge_run", "origin_declared", "run_status", "timings"]
+__all__ = [
+    "APP_TOOLS_REQUEST_ID",
+    "EXT_APPS_CHECKS",
+    "REFUSAL_WINDOW_MS",
+    "judge_run",
+    "offered_needs",
+    "origin_declared",
+    "run_status",
+    "timings",
+]

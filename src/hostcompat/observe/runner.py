@@ -15,6 +15,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
@@ -47,6 +48,12 @@ _CSP_REFUSAL: Final = re.compile(
 
 HOST_ORIGIN: Final = "https://test-host.hostcompat.invalid"
 """The test host page's origin (never resolved: the runner serves the page itself and refuses all else)."""
+
+CLICK_MS: Final = 3_000
+"""How long one button press may wait for its button (a busy machine needs more than a second)."""
+RESPONSIVE_SECONDS: Final = 6.0
+"""How long the widget's script may take to answer once the run is over before it counts as never yielding (long
+enough for a heavy but finite start, such as a PDF renderer without its worker, on a loaded machine)."""
 
 ServerHandler = Callable[[str, Any], Awaitable[Mapping[str, Any]]]
 """(method, params) → `{"result": …}` or `{"error": {code, message}}`: the MCP server behind the host."""
@@ -262,6 +269,8 @@ class Observer:
             await self._wait_quiet(run, limits.settle, limits.settle / 2)
         await _check_responsive(page, record)
         if not (record.crashed or record.timed_out):
+            record.first_paint_ms = await _bounded(_first_paint(page), 3.0)
+        if not (record.crashed or record.timed_out):
             try:
                 record.painted = await asyncio.wait_for(self._painted(context, page, limits), 8.0)
             except Exception as error:
@@ -361,7 +370,7 @@ async def _press_buttons(page: Page, run: _Run, limits: RunLimits) -> int:
         if run.record.crashed or run.record.flooded:
             break
         try:
-            await buttons.nth(index).click(timeout=1_000, no_wait_after=True)
+            await buttons.nth(index).click(timeout=CLICK_MS, no_wait_after=True)
             pressed += 1
         except Exception:  # a button that went away or is covered is skipped
             continue
@@ -375,12 +384,27 @@ async def _check_responsive(page: Page, record: RunRecord) -> None:
     if frame is None or record.crashed:
         return
     try:
-        await asyncio.wait_for(frame.evaluate("0"), 3.0)
+        await asyncio.wait_for(frame.evaluate("0"), RESPONSIVE_SECONDS)
     except asyncio.TimeoutError:
         record.timed_out = True
         record.notes.append("the widget stopped responding: its script never yields")
     except Exception as error:  # a frame that went away (navigated, crashed) answers nothing either
         record.notes.append(f"responsiveness not checked: {type(error).__name__}")
+
+
+_FIRST_PAINT: Final = (
+    "(() => { const p = performance.getEntriesByName('first-contentful-paint')[0]"
+    " || performance.getEntriesByName('first-paint')[0]; return p ? Math.round(p.startTime) : null; })()"
+)
+
+
+async def _first_paint(page: Page) -> int | None:
+    """The widget frame's first (contentful) paint, in ms from its own start, read from its paint timing."""
+    frame = _widget_frame(page)
+    if frame is None:
+        return None
+    value = await frame.evaluate(_FIRST_PAINT)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**7 else None
 
 
 def _widget_frame(page: Page) -> Frame | None:
@@ -408,8 +432,12 @@ def observe_all(
     explore: bool = True,
     concurrency: int = 2,
     reuse: bool = True,
+    open_server: Callable[[], AbstractAsyncContextManager[ServerHandler]] | None = None,
 ) -> list[RunRecord]:
     """Run each (widget, host) pair, at most `concurrency` at once, in one browser; records in the same order.
+
+    `open_server`, when given, opens the server the runs forward to (a live connection, held for all the runs)
+    in place of `server`.
 
     Raises:
         BrowserUnavailable: Playwright or Chromium is missing or does not start.
@@ -417,11 +445,14 @@ def observe_all(
 
     async def main() -> list[RunRecord]:
         gate = asyncio.Semaphore(max(1, concurrency))
-        async with Observer(reuse=reuse) as observer:
+        async with (
+            Observer(reuse=reuse) as observer,
+            open_server() if open_server is not None else nullcontext(server) as handler,
+        ):
 
             async def one(job: WidgetJob, host: EmulatedHost) -> RunRecord:
                 async with gate:
-                    return await observer.observe(job, host, server, limits=limits, explore=explore)
+                    return await observer.observe(job, host, handler, limits=limits, explore=explore)
 
             return list(await asyncio.gather(*(one(job, host) for job, host in runs)))
 

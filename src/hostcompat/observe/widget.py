@@ -58,12 +58,16 @@ def with_csp(html: str, csp: str) -> str:
 
 
 def widget_jobs(
-    snapshot: Snapshot, *, call_results: Mapping[str, WireJSON] | None = None
+    snapshot: Snapshot,
+    *,
+    call_results: Mapping[str, WireJSON] | None = None,
+    call_arguments: Mapping[str, WireJSON] | None = None,
 ) -> tuple[list[WidgetJob], list[SkippedWidget]]:
     """Every MCP Apps widget the snapshot's tools name, ready to run (and those that cannot be, with why).
 
     The tool result delivered is the captured result of the first tool showing the widget (`call_results`), else
-    one built from its `outputSchema` (a text block and a sample `structuredContent`).
+    one built from its `outputSchema` (a text block and a sample `structuredContent`); the tool input is the
+    arguments of that captured call (`call_arguments`), else a sample its `inputSchema` accepts.
     """
     by_uri: dict[str, list[Mapping[str, Any]]] = {}
     for tool in snapshot.tools:
@@ -75,7 +79,7 @@ def widget_jobs(
     skipped: list[SkippedWidget] = []
     for uri, tools in by_uri.items():
         names = tuple(str(tool["name"]) for tool in tools)
-        made = _job(snapshot, uri, tools, names, model_only, call_results or {})
+        made = _job(snapshot, uri, tools, names, model_only, call_results or {}, call_arguments or {})
         (skipped if isinstance(made, SkippedWidget) else jobs).append(made)  # type: ignore[arg-type]
     return jobs, skipped
 
@@ -94,6 +98,7 @@ def _job(
     names: tuple[str, ...],
     model_only: tuple[str, ...],
     call_results: Mapping[str, Mapping[str, Any]],
+    call_arguments: Mapping[str, Mapping[str, Any]],
 ) -> WidgetJob | SkippedWidget:
     capture = snapshot.ui_resources.get(uri)
     if capture is None or capture.error is not None or capture.truncated:
@@ -123,10 +128,18 @@ def _job(
         allow=allow,
         declared_origins=tuple(declared),
         tool=tool,
-        tool_input=sample_value(tool.get("inputSchema")) or {},
+        tool_input=_input(tool, call_arguments.get(name)),
         tool_result=dict(result) if result is not None else sample_result(tool),
         model_only_tools=model_only,
     )
+
+
+def _input(tool: Mapping[str, Any], captured: Mapping[str, Any] | None) -> WireObject:
+    """The arguments of the captured call, else a sample the tool's inputSchema accepts."""
+    if captured is not None:
+        return dict(captured)
+    sample = sample_value(tool.get("inputSchema"))
+    return sample if isinstance(sample, dict) else {}
 
 
 def sample_result(tool: WireJSON) -> WireObject:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Final
@@ -404,4 +404,53 @@ async def capture_many(
     return [snapshot for snapshot in results if snapshot is not None]
 
 
-__all__ = ["capture", "capture_many"]
+@asynccontextmanager
+async def open_client(
+    target: Target,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    advertise: Advertise = MCP_APPS,
+    era: Era = "auto",
+    client_info: Mapping[str, str] | None = None,
+) -> AsyncIterator[Client]:
+    """A connected official client to `target`, handshake done, for callers that forward requests to the server
+    (an observed widget's tools/call and resources/read); the stdio child is stopped on exit.
+
+    Raises:
+        InvalidInput: a bad argument.
+        ConnectionError: the server could not be reached or the handshake failed (said in the message).
+    """
+    options = _options(advertise, era, client_info)
+    _check_target(target)
+    wire = Wire(limits, target_redactor(target))
+    client = Client(
+        tee(_transport(target, wire), wire),
+        mode=LATEST_MODERN_VERSION if options.era == "modern" else options.era,
+        extensions=[advertise_extension(key, dict(value)) for key, value in options.extensions.items()],
+        client_info=types.Implementation(name=options.client_info["name"], version=options.client_info["version"]),
+        cache=None,
+        read_timeout_seconds=limits.call_timeout,
+    )
+    yielded = False
+    connect = anyio.CancelScope(deadline=anyio.current_time() + limits.connect_timeout)
+    try:
+        with connect:
+            async with client:
+                handshake = await _handshake(client, options, wire, _Capture())
+                connect.deadline = math.inf
+                if not handshake:
+                    events = wire.final_events()
+                    raise ConnectionError(wire.redactor.text(events[-1].message[:300] if events else "no handshake"))
+                yielded = True
+                yield client
+    except ConnectionError:
+        raise
+    except Exception as error:  # the server's failure, named without its secrets
+        if yielded:
+            raise
+        raise ConnectionError(wire.redactor.text(_describe(error)[:300])) from None
+    if not yielded:
+        raise ConnectionError(f"no handshake within {limits.connect_timeout:g} s")
+
+
+__all__ = ["capture", "capture_many", "open_client"]

@@ -52,7 +52,8 @@ class ObservedRun:
     in first-seen order; `reached` the needs (`WIDGET_NEEDS` names and the other capability needs) those methods
     use; `refused` the needs the emulated host refused; `issues` the behavioural rules that fired; `explored` says
     the runner also pressed the widget's buttons; `notes` say what the view did after a refusal and what the
-    emulation could not know (catalog facts it lacked).
+    emulation could not know (catalog facts it lacked); `offered` the needs the emulated host offered (answered
+    or accepted), so a need it offered that the view never used was not reached for want of the host.
     """
 
     host_id: str
@@ -66,6 +67,7 @@ class ObservedRun:
     issues: tuple[ObservedIssue, ...] = ()
     explored: bool = False
     notes: tuple[str, ...] = ()
+    offered: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("host_id", "uri"):
@@ -80,7 +82,7 @@ class ObservedRun:
             or not math.isfinite(self.seconds)
         ):
             raise InvalidInput("ObservedRun.seconds must be a finite number", value=self.seconds)
-        for name in ("tools", "methods", "reached", "refused", "notes"):
+        for name in ("tools", "methods", "reached", "refused", "notes", "offered"):
             value = tuple(getattr(self, name))
             if len(value) > _MAX_ITEMS or not all(isinstance(item, str) and item for item in value):
                 raise InvalidInput(f"ObservedRun.{name} must be at most {_MAX_ITEMS} non-empty strings", value=value)
@@ -104,6 +106,7 @@ class ObservedRun:
             "issues": [issue.to_dict() for issue in self.issues],
             "explored": self.explored,
             "notes": list(self.notes),
+            "offered": list(self.offered),
         }
 
     @classmethod
@@ -119,7 +122,7 @@ class ObservedRun:
         if not isinstance(issues, list) or not all(isinstance(item, Mapping) for item in issues):
             raise InvalidInput("observed run issues must be a list of objects", value=issues)
         lists = {}
-        for key in ("tools", "methods", "reached", "refused", "notes"):
+        for key in ("tools", "methods", "reached", "refused", "notes", "offered"):
             value = raw.get(key, [])
             if not isinstance(value, list):
                 raise InvalidInput(f"observed run {key} must be a list", value=value)
@@ -135,4 +138,17 @@ class ObservedRun:
         )
 
 
-__all__ = ["RUN_STATUSES", "ObservedIssue", "ObservedRun"]
+def covers_entry_paths(run: ObservedRun, need: str) -> bool:
+    """Whether `run` went through the widget's entry paths with `need` on offer: it opened the bridge, rendered,
+    and had its buttons pressed, under a host that offers the need. A need such a run never reached was not
+    reached for want of the host or of a user's click.
+    """
+    return (
+        run.status == "rendered"
+        and run.explored
+        and "ui/notifications/initialized" in run.methods
+        and need in run.offered
+    )
+
+
+__all__ = ["RUN_STATUSES", "ObservedIssue", "ObservedRun", "covers_entry_paths"]

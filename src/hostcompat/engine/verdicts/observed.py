@@ -18,6 +18,7 @@ from hostcompat.engine.verdicts.model import LaneBuilder, cut_text, name_list
 
 _REMEDIATION: Final = {
     "OBS-INIT-001": "Connect the view to the host (ext-apps: new App(...).connect()) as the page loads.",
+    "OBS-INIT-003": "Send appCapabilities in ui/initialize (App's constructor takes them; {} when it offers nothing).",
     "OBS-INIT-002": "Send ui/notifications/initialized once the ui/initialize answer arrives (App.connect does).",
     "OBS-JSONRPC-001": "Post only JSON-RPC 2.0 objects to the host: {jsonrpc: '2.0', method, params?, id?}.",
     "OBS-SIZE-001": "Send ui/notifications/size-changed when the content's size changes (App autoResize does).",
