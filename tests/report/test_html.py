@@ -24,6 +24,7 @@ def _hostile_document() -> ReportDocument:
         "provenance": "observed",
         "factSource": EVIL,
         "factDate": "2026-01",
+        "factSince": EVIL,
     }
     host = {
         "hostId": "cursor",
@@ -33,8 +34,14 @@ def _hostile_document() -> ReportDocument:
             "apps": {"verdict": "works", "provenance": "observed", "unknown": [EVIL]},
             "server": {"verdict": "degraded", "provenance": None, "unknown": []},
         },
-        "findings": [finding],
+        "findings": [finding, {**finding, "evidence": [{"source": "observed:ui://w", "detail": EVIL}]}],
         "provenance": "observed",
+    }
+    widget = {
+        "uri": "ui://w",
+        "tools": [EVIL],
+        "needs": [{"need": EVIL, "detail": EVIL, "guarded": True, "line": 7, "snippet": EVIL}],
+        "moreNeeds": 2,
     }
     entry = server_entry(
         target={"display": EVIL},
@@ -42,6 +49,7 @@ def _hostile_document() -> ReportDocument:
         hosts=[host],
         hygiene=[finding],
         events=[{"code": EVIL, "message": EVIL}],
+        widgets=[widget],
     )
     return report_document([entry])
 
@@ -84,7 +92,7 @@ def test_the_policy_admits_only_the_pages_own_script_and_no_network() -> None:
 def test_every_finding_of_every_host_is_in_the_page() -> None:
     document = _hostile_document()
     page = render_html(document)
-    assert page.count('class="finding"') == 2  # the host's finding and the hygiene finding
+    assert page.count('class="finding"') == 3  # the host's two findings and the hygiene finding
     assert 'id="s0-h0"' in page and 'href="#s0-h0"' in page
 
 
@@ -100,3 +108,20 @@ def test_a_report_of_any_shape_renders() -> None:
     }
     page = render_html(cast(ReportDocument, odd))  # a saved report is rendered whatever its shape
     assert page.startswith("<!DOCTYPE html>") and page.count("<section id=") == 2
+
+
+def test_each_widget_shows_its_needs_with_line_and_snippet_and_what_was_observed() -> None:
+    markup = _Markup()
+    markup.feed(render_html(_hostile_document()))
+    text = "".join(markup.text)
+    assert "Widgets and the needs they use" in text and "2 more use(s) not listed" in text
+    assert "(guarded)7<script>alert(1)</script>" in text.replace("\n", "")  # the need's line, then its snippet
+    assert "Observed:" in text and "SERVER-NAME-002 <script>" in text
+
+
+def test_a_host_fact_shows_the_versions_its_source_bounds_it_to() -> None:
+    markup = _Markup()
+    markup.feed(render_html(_hostile_document()))
+    text = "".join(markup.text)
+    assert 'versions<script>alert(1)</script><img src=x onerror=alert(2)>"]0;pwned and later' in text
+    assert text.count(" and later") == 3  # every finding of the fact (two on the host, one in hygiene)

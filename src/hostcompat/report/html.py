@@ -29,14 +29,16 @@ _STYLE: Final = """
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--card:#151b23;
 --works:#3fb950;--degraded:#d29922;--blocked:#f85149;--unknown:#9198a1;--info:#4493f8}}
 *{box-sizing:border-box}body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);
-color:var(--fg)}header,main{max-width:1200px;margin:0 auto;padding:16px 24px}h1{font-size:22px;margin:0 0 4px}
+color:var(--fg)}header,main{max-width:1400px;margin:0 auto;padding:16px 24px}h1{font-size:22px;margin:0 0 4px}
 h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
 .muted{color:var(--muted)}.filters{display:flex;gap:16px;flex-wrap:wrap;align-items:center;margin-top:12px}
 .filters label{display:inline-flex;gap:4px;align-items:center}
 .matrix{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;width:100%}th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;
-vertical-align:top}thead th{position:sticky;top:0;background:var(--card);font-weight:600;white-space:nowrap}
-.matrix th.host{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:500;padding:8px 4px}
+vertical-align:top}thead tr{background:var(--card)}thead th{font-weight:600;white-space:nowrap}
+.matrix th,.matrix td{padding:4px 3px;text-align:center}.matrix tbody th{text-align:left;padding:4px 8px}
+.matrix thead th{vertical-align:bottom}.matrix th.host{writing-mode:vertical-rl;transform:rotate(180deg);
+font-weight:500;font-size:12px;padding:8px 2px}
 .chip{display:inline-block;min-width:1.6em;padding:1px 6px;border-radius:10px;font-size:12px;font-weight:600;
 text-align:center;text-decoration:none;color:#fff;background:var(--unknown)}
 .chip.works{background:var(--works)}.chip.degraded{background:var(--degraded)}.chip.blocked{background:var(--blocked)}
@@ -49,6 +51,9 @@ details.host>summary{cursor:pointer;padding:8px 12px}details.host[open]>summary{
 1fr;gap:2px 12px;margin:6px 0}.finding dt{color:var(--muted)}.finding dd{margin:0;overflow-wrap:anywhere}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
 tbody th{white-space:nowrap;font-weight:500}.hidden{display:none}.events li{color:var(--degraded)}
+.widget{border:1px solid var(--line);border-radius:6px;background:var(--card);margin:6px 0}
+table.needs{margin:6px 0}table.needs th,table.needs td{padding:2px 8px;position:static}table.needs thead th{
+background:none;color:var(--muted);font-weight:500}td.num{text-align:right;font-variant-numeric:tabular-nums}
 """
 
 _SCRIPT: Final = """
@@ -220,6 +225,7 @@ def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str
         parts.append('<h3>Server hygiene</h3><div class="host">')
         parts.extend(_finding(finding) for finding in hygiene)
         parts.append("</div>")
+    parts.append(_widgets(server))
     groups = group_findings(cast("list[HostEntry]", _hosts(server)))
     parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
     return "".join(parts)
@@ -264,12 +270,72 @@ def _finding(finding: WireJSON) -> str:
                 f" ({_text(finding.get('factDate') or 'undated')})",
             )
         )
+        rows.append(("versions", _versions(finding)))
     table = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
     return (
         f'<article class="finding" data-lane="{_text(finding.get("lane", "server"))}">'
         f'<h4><span class="chip {severity}">{severity}</span> <code>{_text(finding.get("ruleId", ""))}</code> '
         f"{_text(finding.get('title', ''))}</h4><p>{_text(finding.get('detail', ''))}</p><dl>{table}</dl></article>"
     )
+
+
+def _versions(finding: WireJSON) -> str:
+    """The host versions a fact's source bounds it to, as the page says them."""
+    since, fixed = finding.get("factSince"), finding.get("factFixedIn")
+    if since and fixed:
+        return f"{_text(since)} up to (not incl.) {_text(fixed)}"
+    if since:
+        return f"{_text(since)} and later"
+    if fixed:
+        return f"before {_text(fixed)} (fixed there)"
+    return "no version bound in the source"
+
+
+def _widgets(server: WireJSON) -> str:
+    """Per scanned widget: the needs it uses with line and snippet, and what runs of it were observed to do."""
+    widgets = [widget for widget in _items(server.get("widgets")) if isinstance(widget, Mapping)]
+    if not widgets:
+        return ""
+    parts = ["<h3>Widgets and the needs they use</h3>"]
+    for widget in widgets:
+        uri = str(widget.get("uri", ""))
+        rows = "".join(
+            f"<tr><td><code>{_text(need.get('need', ''))}</code></td><td>{_text(need.get('detail', ''))}"
+            f"{' (guarded)' if need.get('guarded') is True else ''}</td>"
+            f'<td class="num">{int(need["line"]) if isinstance(need.get("line"), int) else "_meta"}</td>'
+            f"<td><code>{_text(need.get('snippet', ''))}</code></td></tr>"
+            for need in _items(widget.get("needs"))
+            if isinstance(need, Mapping)
+        )
+        table = (
+            '<table class="needs"><thead><tr><th>need</th><th>as</th><th>line</th><th>code</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            if rows
+            else "<p>Its code uses no host capability the scanner knows.</p>"
+        )
+        more = _count(widget.get("moreNeeds"))
+        more_text = f'<p class="muted">{more} more use(s) not listed</p>' if more else ""
+        observed = [
+            f"<li>{_text(host.get('hostLabel') or host.get('hostId'))}: <code>{_text(finding.get('ruleId', ''))}</code>"
+            f" {_text(item.get('detail', ''))}</li>"
+            for host in _hosts(server)
+            for finding in _items(host.get("findings"))
+            if isinstance(finding, Mapping)
+            for item in _items(finding.get("evidence"))
+            if isinstance(item, Mapping) and item.get("source") == f"observed:{uri}"
+        ]
+        seen = (
+            f"<p class='muted'>Observed:</p><ul>{''.join(observed[:40])}</ul>"
+            if observed
+            else ("<p class='muted'>Not observed in a browser (static evidence only).</p>")
+        )
+        tools = ", ".join(f"<code>{_text(tool)}</code>" for tool in _items(widget.get("tools")))
+        parts.append(
+            f'<article class="finding widget"><h4><code>{_text(uri)}</code></h4>'
+            f'<p class="muted">used by {tools or "no tool"}</p>{table}'
+            f"{more_text}{seen}</article>"
+        )
+    return "".join(parts)
 
 
 __all__ = ["CSP", "render_html"]
