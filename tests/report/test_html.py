@@ -29,6 +29,7 @@ def _hostile_document() -> ReportDocument:
     host = {
         "hostId": "cursor",
         "hostLabel": EVIL,
+        "hostKind": EVIL,
         "verdict": "degraded",
         "lanes": {
             "apps": {"verdict": "works", "provenance": "observed", "unknown": [EVIL]},
@@ -125,3 +126,13 @@ def test_a_host_fact_shows_the_versions_its_source_bounds_it_to() -> None:
     text = "".join(markup.text)
     assert 'versions<script>alert(1)</script><img src=x onerror=alert(2)>"]0;pwned and later' in text
     assert text.count(" and later") == 3  # every finding of the fact (two on the host, one in hygiene)
+
+
+def test_host_kinds_filter_under_our_own_names_and_servers_sort() -> None:
+    page = render_html(_hostile_document())
+    markup = _Markup()
+    markup.feed(page)
+    kinds = {value for name, value in markup.attributes if name == "data-kind"}
+    assert kinds == {"k0"}  # the report's kind string is shown as an option's text, never used as an attribute
+    assert '<option value="k0"><script>' not in page and '<option value="k0">&lt;script&gt;' in page
+    assert 'id="sort"' in page and 'data-worst="2"' in page  # degraded is the server's worst verdict

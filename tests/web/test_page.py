@@ -133,7 +133,7 @@ def test_a_snapshot_upload_works_and_two_reports_diff(
     page.wait_for_selector("#report-pick option:nth-child(2)", state="attached")
     page.select_option("#diff-pick", "0")
     page.wait_for_selector("#diff h2")
-    assert "Compared with" in page.text_content("#diff")
+    assert "Report #2 board.json compared with #1 board.json" in page.text_content("#diff")
     assert page.locator("#diff tr.worse").count() > 0
     screenshot(page, "page-diff.png")
 
@@ -211,4 +211,7 @@ def test_a_hostile_server_runs_no_script_in_the_html_report(
             summary.click()
         _assert_inert(page, dialogs)
         assert page.locator("article.widget table.needs").count() >= 1
+        columns = page.locator(".matrix th.host:visible").count()
+        page.select_option("#kind", index=1)  # the first kind: its hosts' columns stay, the others go
+        assert 0 < page.locator(".matrix th.host:visible").count() < columns
         screenshot(page, f"{name}.png")

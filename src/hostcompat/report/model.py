@@ -217,7 +217,12 @@ class Lanes(TypedDict):
     server: LaneEntry
 
 
-class HostEntry(TypedDict):
+class _HostEntryKeys(TypedDict, total=False):
+    hostKind: str
+    """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …)."""
+
+
+class HostEntry(_HostEntryKeys):
     """How the server fares on one host: the verdict, each lane's, and the findings behind them."""
 
     hostId: str

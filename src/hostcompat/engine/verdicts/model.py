@@ -67,6 +67,8 @@ class HostReport:
     lanes: Mapping[str, LaneVerdict] = field(hash=False)
     findings: tuple[Finding, ...] = ()
     provenance: Provenance | None = None
+    host_kind: str | None = None
+    """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …), so a report can be filtered by it."""
 
     @property
     def apps(self) -> LaneVerdict:
@@ -92,6 +94,7 @@ class HostReport:
             "lanes": {name: lane.to_dict() for name, lane in self.lanes.items()},
             "findings": [finding.to_dict() for finding in self.findings],
             "provenance": None if self.provenance is None else self.provenance.value,
+            **({} if self.host_kind is None else {"hostKind": self.host_kind}),
         }
 
 

@@ -102,9 +102,9 @@
 
   // --- reports ---------------------------------------------------------------------------------------------------
   function addReport(id, label, doc) {
-    state.reports.push({ id: id, label: label, doc: doc });
-    var index = state.reports.length - 1;
+    var index = state.reports.length;
     var name = "#" + (index + 1) + " " + label;
+    state.reports.push({ id: id, label: label, name: name, doc: doc });
     $("report-pick").appendChild(el("option", { value: index, text: name }));
     $("diff-pick").appendChild(el("option", { value: index, text: name }));
     $("report-pick").value = String(index);
@@ -139,12 +139,17 @@
         var id = String(h.hostId);
         if (seen[id]) return;
         seen[id] = true;
-        var known = state.hosts[id];
-        if (kind !== "all" && (!known || known.kind !== kind)) return;
+        if (kind !== "all" && kindOf(h) !== kind) return;
         out.push({ id: id, label: String(h.hostLabel || id) });
       });
     });
     return out;
+  }
+
+  // the report's own host kind (older reports: the catalog's, from /api/hosts)
+  function kindOf(host) {
+    var known = state.hosts[String(host.hostId)];
+    return String(host.hostKind || (known && known.kind) || "?");
   }
 
   function render() {
@@ -218,9 +223,8 @@
     var v = safeVerdict(host.verdict);
     box.appendChild(el("h2", {}, [document.createTextNode(clean(serverName(server) + " on " + String(host.hostLabel) + " ")),
       el("span", { className: "chip " + v, text: v })]));
-    var known = state.hosts[String(host.hostId)];
     var lanes = host.lanes || {};
-    box.appendChild(el("p", { className: "muted", text: "kind: " + (known ? known.kind : "?") + " · apps lane: " +
+    box.appendChild(el("p", { className: "muted", text: "kind: " + kindOf(host) + " · apps lane: " +
       safeVerdict((lanes.apps || {}).verdict) + " · server lane: " + safeVerdict((lanes.server || {}).verdict) +
       " · weakest provenance: " + String(host.provenance || "none") }));
     ["apps", "server"].forEach(function (name) {
@@ -320,7 +324,7 @@
     var a = state.reports[state.compare], b = state.reports[state.current];
     box.classList.toggle("hidden", !a || !b || a === b);
     if (!a || !b || a === b) return;
-    box.appendChild(el("h2", { text: "Compared with " + a.label }));
+    box.appendChild(el("h2", { text: "Report " + b.name + " compared with " + a.name }));
     var before = {};
     servers(a.doc).forEach(function (s) { hostsOf(s).forEach(function (h) { before[serverName(s) + "\u0000" + h.hostId] = safeVerdict(h.verdict); }); });
     var rows = [];
@@ -330,10 +334,13 @@
         if (!old || old === now) return;
         var better = RANK[now] < RANK[old];
         rows.push(el("tr", { className: better ? "better" : "worse" }, [el("td", { text: serverName(s) }), el("td", { text: String(h.hostLabel) }),
-          el("td", { text: old + " → " + now }), el("td", { text: better ? "better" : "worse" })]));
+          el("td", {}, [el("span", { className: "chip " + old, text: old }), document.createTextNode(" → "), el("span", { className: "chip " + now, text: now })]),
+          el("td", { className: "change", text: better ? "better" : "worse" })]));
       });
     });
     if (!rows.length) { box.appendChild(el("p", { text: "No verdict changed." })); return; }
+    var worse = rows.filter(function (r) { return r.className === "worse"; }).length;
+    box.appendChild(el("p", { text: rows.length + " verdict(s) changed: " + worse + " worse, " + (rows.length - worse) + " better." }));
     var head = el("tr", {}, ["server", "host", "verdict", "change"].map(function (h) { return el("th", { scope: "col", text: h }); }));
     box.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)]));
   }
