@@ -290,6 +290,7 @@ def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[
         events=[*events, *widgets.notes, *checked.judged.notes, *(dict(note) for note in notes)],
         requirements=evaluation.requirements.to_dict(),
         error=probe_failure(snapshot),
+        widgets=[widget.to_dict() for widget in widgets.widgets],
     )
 
 

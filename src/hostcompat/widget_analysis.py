@@ -4,7 +4,8 @@ requirements (which tools name which widget) + snapshot (what the probe read of 
     → per widget, in the order the tools name them: left out (the budget is spent), not analysed (unread, failed,
       cut, or loaded from elsewhere), or scanned (`engine.scan`: needs, permission names, what was cut)
     → `WidgetAnalysis`: the needs attributed to the tools using each widget (`WidgetUsage`), or None when some widget
-      could not be analysed, with a report note and a finding for each widget left out or read in part.
+      could not be analysed, with a report note and a finding for each widget left out or read in part, and per
+      scanned widget the needs it uses with where in its code (line and snippet) each was seen (`WidgetSeen`).
 
 Why a widget is not analysed travels as an error (`WidgetNotAnalysed`, and `WidgetLeftOut` for the budget), caught
 here and turned into report notes. The scanner is imported only for servers with widgets.
@@ -25,12 +26,57 @@ from hostcompat.engine.server.observed import ObservedRun, covers_entry_paths
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
 from hostcompat.probe.snapshot import Snapshot
-from hostcompat.wire_json import WireJSON
+from hostcompat.wire_json import WireJSON, WireObject
 
 DEFAULT_WIDGET_SECONDS: Final = 60.0
 """How long the analysis of one server's widgets may take in all, unless told otherwise (`--timeout`)."""
 DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
 """How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
+MAX_NEED_USES: Final = 40
+"""How many uses of needs (with their line and snippet) the report keeps per widget; the rest are counted."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class NeedUse:
+    """One place a widget uses a need: the spelling that matched, whether a capability check guards it, and where
+    (1-based `line` and a short `snippet` of its code; None for a need its `_meta` declares).
+    """
+
+    need: str
+    detail: str
+    guarded: bool
+    line: int | None
+    snippet: str | None
+
+    def to_dict(self) -> WireObject:
+        """The report's JSON form; `line` and `snippet` only when known."""
+        out: WireObject = {"need": self.need, "detail": self.detail, "guarded": self.guarded}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.snippet is not None:
+            out["snippet"] = self.snippet
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class WidgetSeen:
+    """One scanned widget: its URI, the tools that name it, and the uses of needs found in it (at most
+    `MAX_NEED_USES`; `more` counts the rest).
+    """
+
+    uri: str
+    tools: tuple[str, ...]
+    uses: tuple[NeedUse, ...]
+    more: int = 0
+
+    def to_dict(self) -> WireObject:
+        """The report's JSON form (`hostcompat.report.model.WidgetEntry`)."""
+        return {
+            "uri": cut_value(self.uri, 200),
+            "tools": list(self.tools),
+            "needs": [use.to_dict() for use in self.uses],
+            "moreNeeds": self.more,
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +100,8 @@ class WidgetAnalysis:
     """What the budget left out: CHECK-SCAN-001 per widget not analysed, CHECK-SCAN-002 per widget read in part."""
     wrapper_only: tuple[tuple[str, str], ...] = ()
     """(tool, need) found only through a bridge wrapper the bundle defines (a run may show it is never reached)."""
+    widgets: tuple[WidgetSeen, ...] = ()
+    """Per widget scanned, the needs it uses and where in its code each was seen."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +110,8 @@ class _WidgetNeeds:
 
     uses: tuple[tuple[str, bool], ...]
     """(need, guarded) per use found."""
+    seen: tuple[NeedUse, ...]
+    """Where each use was found."""
     wrapper_only: tuple[str, ...] = ()
     """The needs found only through calls of a bridge wrapper's methods."""
     permission_names: tuple[str, ...]
@@ -94,6 +144,7 @@ def analyse_widgets(
     permissions: dict[str, list[str]] = {}
     notes: list[Mapping[str, str]] = []
     findings: list[Finding] = []
+    seen: list[WidgetSeen] = []
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
     spending = _Spending(budget, deadline, budget.max_chars)
     for uri, tools in widgets.items():
@@ -106,15 +157,17 @@ def analyse_widgets(
             continue
         if needs.partial:
             findings.append(_scan_finding("CHECK-SCAN-002", uri, tools, f"analysed in part: {needs.partial}"))
+        shown = needs.seen[:MAX_NEED_USES]
+        seen.append(WidgetSeen(uri=uri, tools=tuple(tools), uses=shown, more=len(needs.seen) - len(shown)))
         for tool in tools:
             uses.extend((tool, need, guarded) for need, guarded in needs.uses)
             wrapped.extend((tool, need) for need in needs.wrapper_only)
             if needs.permission_names:
                 permissions[tool] = list(needs.permission_names)
     if notes:
-        return WidgetAnalysis(usage=None, notes=tuple(notes), findings=tuple(findings))
+        return WidgetAnalysis(usage=None, notes=tuple(notes), findings=tuple(findings), widgets=tuple(seen))
     usage = WidgetUsage.from_tool_uses(uses, sandbox_permissions=permissions)
-    return WidgetAnalysis(usage=usage, findings=tuple(findings), wrapper_only=tuple(wrapped))
+    return WidgetAnalysis(usage=usage, findings=tuple(findings), wrapper_only=tuple(wrapped), widgets=tuple(seen))
 
 
 def _scan_within(spending: _Spending, snapshot: Snapshot, uri: str) -> _WidgetNeeds:
@@ -206,12 +259,26 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> _WidgetNeeds:
     )
     capped = any(limit.code == "hits_capped" for limit in scan.limits)
     partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
+    seen = tuple(
+        dict.fromkeys(
+            NeedUse(
+                need=f.need,
+                detail=cut_value(f.detail, 200),
+                guarded=f.kind == "guarded-call",
+                line=None if f.evidence is None else f.evidence.line,
+                snippet=None if f.evidence is None else f.evidence.snippet,
+            )
+            for f in (*scan.findings, *meta_scan.findings)
+            if f.counts
+        )
+    )
     vias: dict[str, set[str]] = {}
     for finding in scan.findings:
         if finding.counts:
             vias.setdefault(finding.need, set()).add(finding.via)
     return _WidgetNeeds(
         uses=uses,
+        seen=seen,
         permission_names=tuple(dict.fromkeys(meta_scan.permission_names)),
         partial=partial,
         wrapper_only=tuple(need for need, how in vias.items() if how == {"wrapper"}),
@@ -301,8 +368,11 @@ def unreached_notes(unreached: Iterable[tuple[str, str, ObservedRun]]) -> tuple[
 __all__ = [
     "DEFAULT_WIDGET_CHARS",
     "DEFAULT_WIDGET_SECONDS",
+    "MAX_NEED_USES",
+    "NeedUse",
     "WidgetAnalysis",
     "WidgetBudget",
+    "WidgetSeen",
     "analyse_widgets",
     "unreached_notes",
     "unreached_wrapper_needs",

@@ -24,17 +24,25 @@ def _hostile_document() -> ReportDocument:
         "provenance": "observed",
         "factSource": EVIL,
         "factDate": "2026-01",
+        "factSince": EVIL,
     }
     host = {
         "hostId": "cursor",
         "hostLabel": EVIL,
+        "hostKind": EVIL,
         "verdict": "degraded",
         "lanes": {
             "apps": {"verdict": "works", "provenance": "observed", "unknown": [EVIL]},
             "server": {"verdict": "degraded", "provenance": None, "unknown": []},
         },
-        "findings": [finding],
+        "findings": [finding, {**finding, "evidence": [{"source": "observed:ui://w", "detail": EVIL}]}],
         "provenance": "observed",
+    }
+    widget = {
+        "uri": "ui://w",
+        "tools": [EVIL],
+        "needs": [{"need": EVIL, "detail": EVIL, "guarded": True, "line": 7, "snippet": EVIL}],
+        "moreNeeds": 2,
     }
     entry = server_entry(
         target={"display": EVIL},
@@ -42,6 +50,7 @@ def _hostile_document() -> ReportDocument:
         hosts=[host],
         hygiene=[finding],
         events=[{"code": EVIL, "message": EVIL}],
+        widgets=[widget],
     )
     return report_document([entry])
 
@@ -84,7 +93,7 @@ def test_the_policy_admits_only_the_pages_own_script_and_no_network() -> None:
 def test_every_finding_of_every_host_is_in_the_page() -> None:
     document = _hostile_document()
     page = render_html(document)
-    assert page.count('class="finding"') == 2  # the host's finding and the hygiene finding
+    assert page.count('class="finding"') == 3  # the host's two findings and the hygiene finding
     assert 'id="s0-h0"' in page and 'href="#s0-h0"' in page
 
 
@@ -100,3 +109,30 @@ def test_a_report_of_any_shape_renders() -> None:
     }
     page = render_html(cast(ReportDocument, odd))  # a saved report is rendered whatever its shape
     assert page.startswith("<!DOCTYPE html>") and page.count("<section id=") == 2
+
+
+def test_each_widget_shows_its_needs_with_line_and_snippet_and_what_was_observed() -> None:
+    markup = _Markup()
+    markup.feed(render_html(_hostile_document()))
+    text = "".join(markup.text)
+    assert "Widgets and the needs they use" in text and "2 more use(s) not listed" in text
+    assert "(guarded)7<script>alert(1)</script>" in text.replace("\n", "")  # the need's line, then its snippet
+    assert "Observed:" in text and "SERVER-NAME-002 <script>" in text
+
+
+def test_a_host_fact_shows_the_versions_its_source_bounds_it_to() -> None:
+    markup = _Markup()
+    markup.feed(render_html(_hostile_document()))
+    text = "".join(markup.text)
+    assert 'versions<script>alert(1)</script><img src=x onerror=alert(2)>"]0;pwned and later' in text
+    assert text.count(" and later") == 3  # every finding of the fact (two on the host, one in hygiene)
+
+
+def test_host_kinds_filter_under_our_own_names_and_servers_sort() -> None:
+    page = render_html(_hostile_document())
+    markup = _Markup()
+    markup.feed(page)
+    kinds = {value for name, value in markup.attributes if name == "data-kind"}
+    assert kinds == {"k0"}  # the report's kind string is shown as an option's text, never used as an attribute
+    assert '<option value="k0"><script>' not in page and '<option value="k0">&lt;script&gt;' in page
+    assert 'id="sort"' in page and 'data-worst="2"' in page  # degraded is the server's worst verdict

@@ -28,8 +28,14 @@ def hostile_snapshot() -> dict[str, Any]:
         {"name": f"plain{IMG}", "description": LINK, "inputSchema": {"type": "object"}},
         widget_tool(f"openai{ANSI}", "ui://evil/other.html", _meta={"openai/outputTemplate": "javascript:alert(5)"}),
     ]
-    page = f"<html><body>{PAYLOAD}<script>window.openai.callTool('{SCRIPT}', {{}});</script></body></html>"
-    snapshot = make_snapshot(tools, {uri: page, "ui://evil/other.html": page}).to_dict()
+    page = (
+        f"<html><body>{PAYLOAD}<script>window.openai.callTool('{SCRIPT}', {{}});\n"
+        f"window.parent.postMessage({{jsonrpc: '2.0', id: 1, method: 'ui/open-link', params: {{url: '{LINK}'}}}}, '*');"
+        "</script></body></html>"
+    )
+    meta = {"ui": {"csp": {"connectDomains": [LINK], "frameDomains": [IMG]}, "permissions": {SCRIPT: {}}}}
+    item = {"uri": uri, "mimeType": "text/html;profile=mcp-app", "text": page, "_meta": meta}
+    snapshot = make_snapshot(tools, {uri: item, "ui://evil/other.html": page}).to_dict()
     snapshot["initialize"]["serverInfo"] = {"name": f"evil{PAYLOAD}", "version": IMG}
     snapshot["initialize"]["instructions"] = PAYLOAD
     return snapshot

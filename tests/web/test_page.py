@@ -79,8 +79,38 @@ def test_the_filters_hide_and_the_keyboard_opens_a_host(
     page.wait_for_selector("#detail h2")
     kinds = page.eval_on_selector_all("#kind option", "els => els.map(e => e.value)")
     assert len(kinds) > 2
+    page.check(f"input[data-verdict={some}]")
     page.select_option("#kind", kinds[1])
     assert 0 < page.locator("#matrix button.chip").count() < len(_expected(run["report"]))
+    page.select_option("#kind", "all")
+    for verdict in verdicts:  # no verdict of the server's shown: its row goes, and the page says so
+        page.uncheck(f"input[data-verdict={verdict}]")
+    assert page.locator("#matrix tbody tr").count() == 0
+    assert "1 server(s) with no verdict the filters show are hidden" in page.text_content("#matrix")
+
+
+def test_a_host_shows_its_facts_versions_and_each_widgets_needs_with_line_and_snippet(
+    served: Served, browser: Any, board_snapshot: dict[str, Any]
+) -> None:
+    run = served.check({"snapshot": board_snapshot})
+    server = run["report"]["servers"][0]
+    widget = server["widgets"][0]
+    host = next(h for h in server["hosts"] if any(f.get("factSince") for f in h["findings"]))
+    page = watched_page(browser, [], [])
+    page.goto(f"{served.base}/?report={run['id']}&theme=light")
+    page.click(f"#matrix button.chip[data-host='{host['hostId']}']")
+    page.wait_for_selector("#detail .widget")
+    terms = page.eval_on_selector_all("#detail .finding dt", "els => els.map(e => e.textContent)")
+    assert "host fact" in terms and "versions" in terms
+    since = next(f["factSince"] for f in host["findings"] if f.get("factSince"))
+    assert f"{since} and later" in page.text_content("#detail")
+    rows = page.eval_on_selector_all(
+        "#detail .widget table.needs tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    assert [(r[0], r[2]) for r in rows] == [(n["need"], str(n.get("line", "_meta"))) for n in widget["needs"]]
+    assert all(row[3] for row, need in zip(rows, widget["needs"], strict=True) if need.get("snippet"))
+    assert "static evidence only" in page.text_content("#detail .widget")
+    screenshot(page, "page-host-findings.png")
 
 
 def test_a_snapshot_upload_works_and_two_reports_diff(
@@ -103,7 +133,9 @@ def test_a_snapshot_upload_works_and_two_reports_diff(
     page.wait_for_selector("#report-pick option:nth-child(2)", state="attached")
     page.select_option("#diff-pick", "0")
     page.wait_for_selector("#diff h2")
-    assert "Compared with" in page.text_content("#diff")
+    assert "Report #2 board.json compared with #1 board.json" in page.text_content("#diff")
+    assert page.locator("#diff tr.worse").count() > 0
+    screenshot(page, "page-diff.png")
 
 
 def test_a_failing_probe_shows_its_error(served: Served, browser: Any) -> None:
@@ -153,6 +185,10 @@ def test_a_hostile_server_runs_no_script_in_the_page(served: Served, browser: An
         chips.nth(index).click()
         page.wait_for_selector("#detail h2")
         _assert_inert(page, dialogs)
+    page.locator("#matrix button.chip").first.click()
+    snippets = page.eval_on_selector_all("#detail .widget code", "els => els.map(e => e.textContent)")
+    assert any("<script>" in text for text in snippets)  # widget code and metadata are shown as text
+    _assert_inert(page, dialogs)
     name = page.text_content("#matrix tbody th")
     assert "<script>" in name  # shown as text, not run
     assert "\x1b" not in name and "[31mred" in name  # an ANSI escape shows as text, its control character dropped
@@ -174,4 +210,8 @@ def test_a_hostile_server_runs_no_script_in_the_html_report(
         for summary in page.locator("details.host > summary").all()[:12]:
             summary.click()
         _assert_inert(page, dialogs)
+        assert page.locator("article.widget table.needs").count() >= 1
+        columns = page.locator(".matrix th.host:visible").count()
+        page.select_option("#kind", index=1)  # the first kind: its hosts' columns stay, the others go
+        assert 0 < page.locator(".matrix th.host:visible").count() < columns
         screenshot(page, f"{name}.png")

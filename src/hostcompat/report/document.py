@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         ServerInfo,
         Summary,
         TargetInfo,
+        WidgetEntry,
     )
 
 REPORT_SCHEMA: Final = "hostcompat.report/1"
@@ -49,13 +50,15 @@ def server_entry(
     events: Sequence[EventEntry | WireJSON] = (),
     requirements: RequirementsEntry | WireJSON | None = None,
     error: str | None = None,
+    widgets: Sequence[WidgetEntry | WireJSON] = (),
 ) -> ServerEntry:
     """One server's part of the document, each part copied.
 
     Every part is given in its typed form or as the JSON the engine builds of it, which has that shape: `hosts`
     are `HostReport.to_dict()`, `hygiene` `Finding.to_dict()` and `requirements` `ServerRequirements.to_dict()`.
     `error` says why the server could not be checked (its config entry cannot be resolved, the probe could not
-    reach it or did not complete); such a server fails the run whatever `--fail-on` says.
+    reach it or did not complete); such a server fails the run whatever `--fail-on` says. `widgets` are the widgets
+    scanned, each with the needs it uses and where (`widget_analysis.WidgetSeen.to_dict()`), kept when there are any.
     """
     entry = {
         "target": dict(target),
@@ -67,6 +70,8 @@ def server_entry(
         "events": [dict(event) for event in events],
         "summary": summarize(hosts),
     }
+    if widgets:
+        entry["widgets"] = [dict(widget) for widget in widgets]
     return cast("ServerEntry", entry)
 
 

@@ -26,6 +26,8 @@ _TEXT_FIELDS: Final = (
     "provenance",
     "factSource",
     "factDate",
+    "factSince",
+    "factFixedIn",
 )
 _LIST_FIELDS: Final = ("tools", "resources")
 

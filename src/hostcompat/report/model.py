@@ -165,11 +165,16 @@ class _FindingKeys(TypedDict, total=False):
     provenance: ProvenanceName
     factSource: str
     factDate: str
+    factSince: str
+    """The first host version the fact holds for, when its source gives one."""
+    factFixedIn: str
+    """The first host version where it no longer holds, when its source gives one."""
 
 
 class FindingEntry(_FindingKeys):
     """One finding: its stable rule id, what it says, the tools (and resources) it concerns, its evidence, and the
-    host fact behind it (`provenance`, `factSource`, `factDate`; absent for the server's own hygiene).
+    host fact behind it (`provenance`, `factSource`, `factDate`, the versions `factSince`/`factFixedIn` its source
+    bounds it to; absent for the server's own hygiene).
     """
 
     ruleId: str
@@ -212,7 +217,12 @@ class Lanes(TypedDict):
     server: LaneEntry
 
 
-class HostEntry(TypedDict):
+class _HostEntryKeys(TypedDict, total=False):
+    hostKind: str
+    """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …)."""
+
+
+class HostEntry(_HostEntryKeys):
     """How the server fares on one host: the verdict, each lane's, and the findings behind them."""
 
     hostId: str
@@ -243,11 +253,41 @@ class Summary(TypedDict):
     blocked: int
 
 
-class ServerEntry(TypedDict):
+class _NeedUseKeys(TypedDict, total=False):
+    line: int
+    snippet: str
+
+
+class NeedUseEntry(_NeedUseKeys):
+    """One place a widget uses a need: the spelling that matched (`detail`), whether a capability check guards it,
+    and its 1-based `line` and a `snippet` of the widget's code (absent for a need its `_meta` declares).
+    """
+
+    need: str
+    detail: str
+    guarded: bool
+
+
+class WidgetEntry(TypedDict):
+    """One scanned widget: its URI, the tools that name it, the uses of needs found in it (the first ones) and how
+    many more there were.
+    """
+
+    uri: str
+    tools: list[str]
+    needs: list[NeedUseEntry]
+    moreNeeds: int
+
+
+class _ServerEntryKeys(TypedDict, total=False):
+    widgets: list[WidgetEntry]
+
+
+class ServerEntry(_ServerEntryKeys):
     """One server's part of the report.
 
     `error` says why the server could not be checked; then `server` (and `requirements`) may be null and `hosts`
-    empty.
+    empty. `widgets` is there when widgets were scanned: each with the needs it uses and where.
     """
 
     target: TargetInfo
@@ -318,6 +358,7 @@ __all__ = [
     "LaneEntry",
     "LaneName",
     "Lanes",
+    "NeedUseEntry",
     "ProvenanceName",
     "ReportDocument",
     "RequirementsEntry",
@@ -331,6 +372,7 @@ __all__ = [
     "ToolInfo",
     "VerdictName",
     "WidgetBuckets",
+    "WidgetEntry",
     "WidgetTool",
     "WidgetUsageEntry",
 ]

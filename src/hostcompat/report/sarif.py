@@ -65,7 +65,7 @@ def _result(server: WireJSON, host: WireJSON | None, finding: WireJSON, rule_ind
     properties: WireObject = {"severity": finding.get("severity"), "lane": finding.get("lane")}
     if host is not None:
         properties.update(host=host.get("hostId"), verdict=host.get("verdict"))
-    for key in ("provenance", "factSource", "factDate"):
+    for key in ("provenance", "factSource", "factDate", "factSince", "factFixedIn"):
         if finding.get(key) is not None:
             properties[key] = finding[key]
     return {

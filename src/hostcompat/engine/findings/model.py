@@ -187,7 +187,8 @@ class Finding:
     """One thing a server does that matters on some host, with the rule that found it and the evidence.
 
     `tools` and `resources` name what it concerns; `provenance`, `fact_source` and `fact_date` say where the host
-    fact behind it comes from (None for the server's own hygiene). Strings for the enums are accepted and
+    fact behind it comes from (None for the server's own hygiene), and `fact_since` / `fact_fixed_in` the host
+    versions its source says it holds for (None: the source gives no bound). Strings for the enums are accepted and
     converted; lists become tuples.
     """
 
@@ -203,6 +204,8 @@ class Finding:
     fact_source: str | None = None
     fact_date: str | None = None
     resources: tuple[str, ...] = ()
+    fact_since: str | None = None
+    fact_fixed_in: str | None = None
 
     def __post_init__(self) -> None:
         if type(self.rule_id) is str and self.rule_id in _CHECKED_RULE_IDS:
@@ -220,6 +223,8 @@ class Finding:
         _optional_text(self.remediation, "Finding.remediation")
         _optional_text(self.fact_source, "Finding.fact_source")
         _optional_text(self.fact_date, "Finding.fact_date")
+        _optional_text(self.fact_since, "Finding.fact_since")
+        _optional_text(self.fact_fixed_in, "Finding.fact_fixed_in")
         object.__setattr__(self, "tools", _names(self.tools, "Finding.tools"))
         object.__setattr__(self, "resources", _names(self.resources, "Finding.resources"))
         evidence = _bounded_tuple(self.evidence, "Finding.evidence")
@@ -256,6 +261,10 @@ class Finding:
             out["factSource"] = self.fact_source
         if self.fact_date is not None:
             out["factDate"] = self.fact_date
+        if self.fact_since is not None:
+            out["factSince"] = self.fact_since
+        if self.fact_fixed_in is not None:
+            out["factFixedIn"] = self.fact_fixed_in
         return out
 
     @classmethod
@@ -278,6 +287,8 @@ class Finding:
             fact_source=wire.get("factSource"),
             fact_date=wire.get("factDate"),
             resources=_list_field(wire, "resources"),
+            fact_since=wire.get("factSince"),
+            fact_fixed_in=wire.get("factFixedIn"),
         )
 
 
@@ -294,6 +305,8 @@ _FINDING_KEYS: Final = (
     "provenance",
     "factSource",
     "factDate",
+    "factSince",
+    "factFixedIn",
 )
 
 

@@ -110,6 +110,8 @@ def finding_for(
     provenance: Provenance | None = None,
     fact_source: str | None = None,
     fact_date: str | None = None,
+    fact_since: str | None = None,
+    fact_fixed_in: str | None = None,
 ) -> Finding:
     """A finding of the registered rule `rule_id`, with the rule's title, severity and lane unless overridden."""
     rule = RULES.lookup(rule_id)
@@ -126,6 +128,8 @@ def finding_for(
         fact_source=fact_source,
         fact_date=fact_date,
         resources=tuple(resources),
+        fact_since=fact_since,
+        fact_fixed_in=fact_fixed_in,
     )
 
 

@@ -79,6 +79,8 @@ def _finding(
         provenance=provenance_of_label(first.provenance),
         fact_source=cut_text(first.source),
         fact_date=first.date,
+        fact_since=first.since,
+        fact_fixed_in=first.fixed_in,
     )
 
 

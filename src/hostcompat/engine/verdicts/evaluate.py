@@ -172,6 +172,7 @@ def _evaluate_profile(
         lanes=MappingProxyType(lanes),
         findings=(*apps.findings, *server_lane.findings),
         provenance=weakest_lane(lanes.values()),
+        host_kind=profile.kind,
     )
 
 

@@ -67,6 +67,8 @@ class HostReport:
     lanes: Mapping[str, LaneVerdict] = field(hash=False)
     findings: tuple[Finding, ...] = ()
     provenance: Provenance | None = None
+    host_kind: str | None = None
+    """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …), so a report can be filtered by it."""
 
     @property
     def apps(self) -> LaneVerdict:
@@ -92,6 +94,7 @@ class HostReport:
             "lanes": {name: lane.to_dict() for name, lane in self.lanes.items()},
             "findings": [finding.to_dict() for finding in self.findings],
             "provenance": None if self.provenance is None else self.provenance.value,
+            **({} if self.host_kind is None else {"hostKind": self.host_kind}),
         }
 
 
@@ -168,13 +171,23 @@ class FactFields(TypedDict):
     provenance: Provenance | None
     fact_source: str | None
     fact_date: str | None
+    fact_since: str | None
+    fact_fixed_in: str | None
 
 
 def fact_fields(fact: Fact | None) -> FactFields:
-    """`provenance`, `fact_source` and `fact_date` of `fact` for `finding_for` (all None without a fact)."""
+    """`provenance`, `fact_source`, `fact_date` and the version range (`fact_since`, `fact_fixed_in`) of `fact` for
+    `finding_for` (all None without a fact).
+    """
     if fact is None:
-        return {"provenance": None, "fact_source": None, "fact_date": None}
-    return {"provenance": provenance_of(fact), "fact_source": cut_text(fact.source), "fact_date": fact.date}
+        return {"provenance": None, "fact_source": None, "fact_date": None, "fact_since": None, "fact_fixed_in": None}
+    return {
+        "provenance": provenance_of(fact),
+        "fact_source": cut_text(fact.source),
+        "fact_date": fact.date,
+        "fact_since": fact.since,
+        "fact_fixed_in": fact.fixed_in,
+    }
 
 
 def provenance_of(fact: Fact) -> Provenance:

@@ -241,6 +241,8 @@ def evaluate_quirks(server: ServerDigest, lane: LaneBuilder) -> None:
                 provenance=provenance_of_label(quirk.provenance),
                 fact_source=cut_text(quirk.source),
                 fact_date=quirk.date,
+                fact_since=quirk.since,
+                fact_fixed_in=quirk.fixed_in,
             )
         )
 

@@ -102,9 +102,9 @@
 
   // --- reports ---------------------------------------------------------------------------------------------------
   function addReport(id, label, doc) {
-    state.reports.push({ id: id, label: label, doc: doc });
-    var index = state.reports.length - 1;
+    var index = state.reports.length;
     var name = "#" + (index + 1) + " " + label;
+    state.reports.push({ id: id, label: label, name: name, doc: doc });
     $("report-pick").appendChild(el("option", { value: index, text: name }));
     $("diff-pick").appendChild(el("option", { value: index, text: name }));
     $("report-pick").value = String(index);
@@ -139,12 +139,17 @@
         var id = String(h.hostId);
         if (seen[id]) return;
         seen[id] = true;
-        var known = state.hosts[id];
-        if (kind !== "all" && (!known || known.kind !== kind)) return;
+        if (kind !== "all" && kindOf(h) !== kind) return;
         out.push({ id: id, label: String(h.hostLabel || id) });
       });
     });
     return out;
+  }
+
+  // the report's own host kind (older reports: the catalog's, from /api/hosts)
+  function kindOf(host) {
+    var known = state.hosts[String(host.hostId)];
+    return String(host.hostKind || (known && known.kind) || "?");
   }
 
   function render() {
@@ -154,7 +159,10 @@
   function renderMatrix() {
     var box = $("matrix"); clear(box);
     var report = state.reports[state.current];
-    if (!report) return;
+    if (!report) {
+      box.appendChild(el("p", { className: "empty", text: "No report yet: check a snapshot file, or probe a command or URL, above." }));
+      return;
+    }
     var lane = $("lane").value, sort = $("sort").value;
     var show = {};
     document.querySelectorAll("input[data-verdict]").forEach(function (b) { show[b.dataset.verdict] = b.checked; });
@@ -166,9 +174,14 @@
     var cols = columns(servers(report.doc));
     var head = el("tr", {}, [el("th", { scope: "col", text: "server" })]);
     cols.forEach(function (c) { head.appendChild(el("th", { scope: "col", className: "host", text: c.label })); });
-    var body = el("tbody");
+    var body = el("tbody"), hiddenRows = 0;
+    var all = VERDICTS.every(function (v) { return show[v]; });
     list.forEach(function (row) {
       var server = row.server;
+      // a server none of whose verdicts the filters show is left out (its chips would all be faded)
+      if (!all && !server.error && !hostsOf(server).some(function (h) {
+        return cols.some(function (c) { return c.id === String(h.hostId); }) && show[verdictFor(h, lane)];
+      })) { hiddenRows++; return; }
       var tr = el("tr", { "data-server": row.index }, [el("th", { scope: "row", text: serverName(server), title: serverName(server) })]);
       if (server.error) tr.appendChild(el("td", { colspan: Math.max(cols.length, 1), className: "error", text: String(server.error) }));
       else cols.forEach(function (c) {
@@ -190,13 +203,18 @@
       body.appendChild(tr);
     });
     box.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
+    if (hiddenRows) box.appendChild(el("p", { className: "muted note", text: hiddenRows + " server(s) with no verdict the filters show are hidden." }));
   }
   function isSelected(server, host) { return state.selected && state.selected.server === server && state.selected.host === host; }
 
   function renderDetail() {
     var box = $("detail"); clear(box);
     var report = state.reports[state.current];
-    if (!report || !state.selected) return;
+    if (report && !state.selected) {
+      box.appendChild(el("p", { className: "empty", text: "Choose a verdict in the matrix (click it, or Tab to it and press Enter) to see that host's findings and the server's widgets." }));
+      return;
+    }
+    if (!report) return;
     var server = servers(report.doc)[state.selected.server];
     if (!server) return;
     var host = hostsOf(server).filter(function (h) { return String(h.hostId) === state.selected.host; })[0];
@@ -205,14 +223,19 @@
     var v = safeVerdict(host.verdict);
     box.appendChild(el("h2", {}, [document.createTextNode(clean(serverName(server) + " on " + String(host.hostLabel) + " ")),
       el("span", { className: "chip " + v, text: v })]));
-    var known = state.hosts[String(host.hostId)];
     var lanes = host.lanes || {};
-    box.appendChild(el("p", { className: "muted", text: "kind: " + (known ? known.kind : "?") + " · apps lane: " +
+    box.appendChild(el("p", { className: "muted", text: "kind: " + kindOf(host) + " · apps lane: " +
       safeVerdict((lanes.apps || {}).verdict) + " · server lane: " + safeVerdict((lanes.server || {}).verdict) +
       " · weakest provenance: " + String(host.provenance || "none") }));
+    ["apps", "server"].forEach(function (name) {
+      var why = Array.isArray((lanes[name] || {}).unknown) ? lanes[name].unknown : [];
+      why.forEach(function (reason) { box.appendChild(el("p", { className: "muted", text: name + " lane unknown: " + String(reason) })); });
+    });
     var findings = (Array.isArray(host.findings) ? host.findings : []).filter(function (f) { return lane === "all" || f.lane === lane; });
-    if (!findings.length) box.appendChild(el("p", { text: "No findings on this host." }));
+    if (!findings.length) box.appendChild(el("p", { className: "empty", text: lane === "all" ? "No findings on this host." : "No findings in the " + lane + " lane on this host." }));
     findings.forEach(function (f) { box.appendChild(finding(f)); });
+    var seen = widgets(server, host);
+    if (seen) box.appendChild(seen);
     var hygiene = Array.isArray(server.hygiene) ? server.hygiene : [];
     if (hygiene.length) {
       box.appendChild(el("h3", { text: "The server's own hygiene (whatever the host)" }));
@@ -231,7 +254,10 @@
     row("rule", f.ruleId); row("lane", f.lane);
     if (Array.isArray(f.tools) && f.tools.length) row("tools", f.tools.join(", "));
     row("fix", f.remediation);
-    row("host fact", [f.provenance, f.factSource, f.factDate].filter(Boolean).join(" · "));
+    if (f.factSource || f.provenance) {
+      row("host fact", [f.provenance, f.factSource, f.factDate].filter(Boolean).join(" · "));
+      row("versions", versions(f));
+    }
     var evidence = (Array.isArray(f.evidence) ? f.evidence : []).map(function (e) {
       var where = String(e.source) + (e.line ? ":" + e.line : "");
       return el("li", {}, [el("code", { text: where }), document.createTextNode(e.detail ? " " + clean(e.detail) : ""),
@@ -245,12 +271,60 @@
     ]);
   }
 
+  // the host versions a fact's source bounds it to (none given: every version the source speaks of)
+  function versions(f) {
+    if (f.factSince && f.factFixedIn) return String(f.factSince) + " up to (not incl.) " + String(f.factFixedIn);
+    if (f.factSince) return String(f.factSince) + " and later";
+    if (f.factFixedIn) return "before " + String(f.factFixedIn) + " (fixed there)";
+    return "no version bound in the source";
+  }
+
+  // per widget: the needs it uses, where in its code, and what a run of it under this host was seen to do
+  function widgets(server, host) {
+    var list = Array.isArray(server.widgets) ? server.widgets : [];
+    if (!list.length) return null;
+    var observed = (Array.isArray(host.findings) ? host.findings : []).reduce(function (acc, f) {
+      (Array.isArray(f.evidence) ? f.evidence : []).forEach(function (e) {
+        var src = String(e.source || "");
+        if (src.indexOf("observed:") === 0) acc.push({ uri: src.slice(9), rule: String(f.ruleId), detail: String(e.detail || "") });
+      });
+      return acc;
+    }, []);
+    var box = el("section", { className: "widgets" }, [el("h3", { text: "Widgets and the needs they use" })]);
+    list.forEach(function (w) {
+      var uri = String(w.uri);
+      var needs = (Array.isArray(w.needs) ? w.needs : []).map(function (n) {
+        return el("tr", {}, [
+          el("td", {}, [el("code", { text: String(n.need) })]),
+          el("td", { text: String(n.detail || "") + (n.guarded ? " (guarded)" : "") }),
+          el("td", { className: "num", text: n.line ? String(n.line) : "_meta" }),
+          el("td", {}, n.snippet ? [el("code", { text: String(n.snippet) })] : [])
+        ]);
+      });
+      var seen = observed.filter(function (o) { return o.uri === uri; }).map(function (o) {
+        return el("li", {}, [el("code", { text: o.rule }), document.createTextNode(" " + clean(o.detail))]);
+      });
+      var tools = Array.isArray(w.tools) ? w.tools.join(", ") : "";
+      box.appendChild(el("article", { className: "finding widget" }, [
+        el("h4", {}, [el("code", { text: uri })]),
+        el("p", { className: "muted", text: "used by " + (tools || "no tool") }),
+        needs.length ? el("table", { className: "needs" }, [
+          el("thead", {}, [el("tr", {}, ["need", "as", "line", "code"].map(function (h) { return el("th", { scope: "col", text: h }); }))]),
+          el("tbody", {}, needs)]) : el("p", { text: "Its code uses no host capability the scanner knows." }),
+        w.moreNeeds > 0 ? el("p", { className: "muted", text: String(w.moreNeeds) + " more use(s) not listed" }) : null,
+        el("p", { className: "muted", text: seen.length ? "Observed under this host:" : "Not observed under this host (static evidence only)." }),
+        seen.length ? el("ul", {}, seen) : null
+      ]));
+    });
+    return box;
+  }
+
   function renderDiff() {
     var box = $("diff"); clear(box);
     var a = state.reports[state.compare], b = state.reports[state.current];
     box.classList.toggle("hidden", !a || !b || a === b);
     if (!a || !b || a === b) return;
-    box.appendChild(el("h2", { text: "Compared with " + a.label }));
+    box.appendChild(el("h2", { text: "Report " + b.name + " compared with " + a.name }));
     var before = {};
     servers(a.doc).forEach(function (s) { hostsOf(s).forEach(function (h) { before[serverName(s) + "\u0000" + h.hostId] = safeVerdict(h.verdict); }); });
     var rows = [];
@@ -260,11 +334,15 @@
         if (!old || old === now) return;
         var better = RANK[now] < RANK[old];
         rows.push(el("tr", { className: better ? "better" : "worse" }, [el("td", { text: serverName(s) }), el("td", { text: String(h.hostLabel) }),
-          el("td", { text: old + " → " + now }), el("td", { text: better ? "better" : "worse" })]));
+          el("td", {}, [el("span", { className: "chip " + old, text: old }), document.createTextNode(" → "), el("span", { className: "chip " + now, text: now })]),
+          el("td", { className: "change", text: better ? "better" : "worse" })]));
       });
     });
     if (!rows.length) { box.appendChild(el("p", { text: "No verdict changed." })); return; }
-    box.appendChild(el("table", {}, [el("tbody", {}, rows)]));
+    var worse = rows.filter(function (r) { return r.className === "worse"; }).length;
+    box.appendChild(el("p", { text: rows.length + " verdict(s) changed: " + worse + " worse, " + (rows.length - worse) + " better." }));
+    var head = el("tr", {}, ["server", "host", "verdict", "change"].map(function (h) { return el("th", { scope: "col", text: h }); }));
+    box.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)]));
   }
 
   // --- start ------------------------------------------------------------------------------------------------------
