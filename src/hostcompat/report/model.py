@@ -212,8 +212,26 @@ class Lanes(TypedDict):
     server: LaneEntry
 
 
-class HostEntry(TypedDict):
-    """How the server fares on one host: the verdict, each lane's, and the findings behind them."""
+class WithProxyEntry(TypedDict):
+    """The verdict on the host with hostcompat in front (`hostcompat proxy`, or the middleware in a Python server):
+    the client its rules were planned for, the client rules that changed the server's captured data, the verdict on
+    the rewritten data, and the findings that went away.
+    """
+
+    client: str
+    rules: list[str]
+    verdict: VerdictName
+    fixed: list[str]
+
+
+class _HostKeys(TypedDict, total=False):
+    withProxy: WithProxyEntry
+
+
+class HostEntry(_HostKeys):
+    """How the server fares on one host: the verdict, each lane's, and the findings behind them (and, where
+    hostcompat's client rules improve it, the verdict with them in front).
+    """
 
     hostId: str
     hostLabel: str
@@ -318,6 +336,7 @@ __all__ = [
     "LaneEntry",
     "LaneName",
     "Lanes",
+    "WithProxyEntry",
     "ProvenanceName",
     "ReportDocument",
     "RequirementsEntry",
