@@ -14,10 +14,11 @@ from hostcompat.probe.calls import CallRecord
 from hostcompat.probe.snapshot import Snapshot
 from hostcompat.report import render_report, report_document
 from hostcompat.with_proxy import proxied_snapshot
-from testkit.snapshots import make_snapshot
+from testkit.snapshots import make_snapshot, widget_tool
 
 RULES = load_bundled_rules()
 CATALOG = load_catalog()
+PAGE = "<!doctype html><html><body><script>console.log(1)</script></body></html>"
 NOTES_TOOL = {"name": "read_notes", "inputSchema": {"type": "object"}}
 CODEX_BREAKS = {
     "content": [
@@ -85,3 +86,15 @@ def test_the_text_report_says_the_verdict_with_the_proxy_in_front() -> None:
     assert "with `hostcompat proxy` in front, Codex: works" in text
     markdown = render_report(report_document([entry]), "markdown")
     assert "hostcompat proxy" in markdown and "Codex" in markdown
+
+
+def test_claude_desktop_blanking_a_widget_works_with_the_structured_content_mirrored() -> None:
+    """The catalog quirk of ext-apps #696 fires on the captured result; the linked client rule makes it go away."""
+    snapshot = make_snapshot([widget_tool("show_chart", "ui://chart/view.html")], {"ui://chart/view.html": PAGE})
+    result = {"content": [{"type": "text", "text": "Chart ready"}], "structuredContent": {"points": [1, 2]}}
+    call = CallRecord(tool="show_chart", arguments={}, reason="auto", outcome="ok", result=result)
+    claude = _hosts(dataclasses.replace(snapshot, calls=(call,)), "claude")["claude"]
+    assert claude["verdict"] == "degraded"
+    assert claude["withProxy"]["verdict"] == "works"
+    assert claude["withProxy"]["rules"] == ["claude-desktop.mirror-structured-content"]
+    assert claude["withProxy"]["fixed"] == ["SERVER-QUIRK-001"]

@@ -439,7 +439,6 @@ def test_the_matching_client_gets_already_safe_output_back_as_the_same_object(ru
         ("goose.resource-link-to-text", "goose@1.0.36"),
         ("codex.add-missing-schema-types", "codex-mcp-client@0.13.0"),
         ("codex.add-missing-schema-types", "codex-mcp-client@0.14.0-alpha.1"),
-        ("claude-desktop.mirror-structured-content", "claude-ai@1.0.0"),
         ("goose.write-flat-ui-uri", "goose@1.20.0"),
         ("goose.write-flat-ui-uri", "goose@1.18.2"),
         ("vscode.drop-unserved-output-template", "Visual Studio Code@1.109.0-insider"),
