@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import mcp_types as types
+import pytest
+from mcp.client import Client
+from mcp.server import MCPServer
+
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.clients.detect import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, parse_client_spec
+from hostcompat.clients.middleware import install
 from hostcompat.clients.proxy.tracker import SessionTracker
 from hostcompat.clients.rewrite import EMPTY_SESSION, SessionState, plan_rewrites, rewrite_request, rewrite_result
 from hostcompat.clients.rewrites.apps import declare_ui_capability, fill_ui_uri_keys, mirror_structured_content
 from hostcompat.clients.rules import find_rule, load_bundled_rules
+from tests.clients._wire import call, raw
 
 BUNDLED = load_bundled_rules()
 TEMPLATE = "ui://widget/jira-widget.html"
@@ -157,3 +164,27 @@ def test_an_answer_is_rewritten_for_the_client_that_asked_even_when_another_aske
     assert codex is not None and codex.result["content"][0]["annotations"]["priority"] == 1
     assert claude is not None and claude.result is result
     assert EMPTY_SESSION.server_capabilities is None
+
+
+async def _called_as(name: str) -> dict[str, Any]:
+    """A tools/call result on a real in-memory SDK pair with the middleware, for the client `name`."""
+
+    def chart() -> types.CallToolResult:
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text="Chart ready")], structured_content={"points": [1, 2]}
+        )
+
+    server = MCPServer("charts")
+    server.add_tool(chart, name="chart")
+    install(server, environ={})
+    async with Client(server, client_info=types.Implementation(name=name, version="0.1.0"), mode="legacy") as client:
+        return await raw(client, call("chart"))
+
+
+@pytest.mark.anyio
+async def test_the_middleware_mirrors_structured_content_for_claude_desktop_only() -> None:
+    desktop = await _called_as("claude-ai")
+    assert json.loads(desktop["content"][0]["text"]) == {"points": [1, 2]}
+    assert desktop["content"][1] == {"type": "text", "text": "Chart ready"}
+    other = await _called_as("claude-code")
+    assert other["content"] == [{"type": "text", "text": "Chart ready"}]
