@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from hostcompat.clients.rule_model import Rule
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import Catalog
 from hostcompat.engine.findings.model import Finding
@@ -63,6 +64,7 @@ from hostcompat.widget_analysis import (
     with_observed_needs,
 )
 from hostcompat.wire_json import WireJSON, WireValue
+from hostcompat.with_proxy import ProxiedVerdict, proxied_verdicts, with_proxied
 
 if TYPE_CHECKING:
     from hostcompat.report.model import ServerEntry
@@ -261,9 +263,15 @@ def hygiene(judged: Judged) -> Checked:
     return Checked(judged=judged, hygiene=tuple(findings))
 
 
-def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[str, str]] = ()) -> ServerEntry:
-    """The server's part of the report document: its server line, host reports, findings and events (the probe's,
-    then why a widget was not analysed, then `notes`).
+def report_entry(
+    checked: Checked,
+    *,
+    target: WireJSON,
+    notes: Sequence[Mapping[str, str]] = (),
+    proxied: Mapping[str, ProxiedVerdict] | None = None,
+) -> ServerEntry:
+    """The server's part of the report document: its server line, host reports (with the verdict the client rules
+    give in `proxied`), findings and events (the probe's, then why a widget was not analysed, then `notes`).
     """
     snapshot = checked.snapshot
     bounded = checked.judged.scanned.derived.bounded
@@ -285,7 +293,7 @@ def report_entry(checked: Checked, *, target: WireJSON, notes: Sequence[Mapping[
     return server_entry(
         target=target,
         server=server if snapshot.initialize is not None else None,
-        hosts=[report.to_dict() for report in evaluation.reports],
+        hosts=with_proxied([report.to_dict() for report in evaluation.reports], proxied or {}),
         hygiene=[finding.to_dict() for finding in (*bounded.findings, *widgets.findings, *checked.hygiene)],
         events=[*events, *widgets.notes, *checked.judged.notes, *(dict(note) for note in notes)],
         requirements=evaluation.requirements.to_dict(),
@@ -306,11 +314,14 @@ def check_snapshot(
     observed: Sequence[ObservedRun] = (),
     notes: Sequence[Mapping[str, str]] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
+    client_rules: Sequence[Rule] = (),
 ) -> ServerEntry:
     """One server's part of the report document, from its snapshot: every stage of the flow, in order.
 
     The arguments are those of `CheckSettings` (`host_ids` may also be aliases), `target` what the report says of
-    the server besides the snapshot's own target, and `notes` report events to add.
+    the server besides the snapshot's own target, and `notes` report events to add. With `client_rules`, each host
+    that is not `works` is judged again on the data those rules rewrite for its client (`hostcompat.with_proxy`), and
+    its entry says so where the verdict improves.
 
     Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
     resource), and a check that still fails on the server's data gives an entry that says so, without host
@@ -337,7 +348,15 @@ def check_snapshot(
         message = f"the check of this server failed on its data: {error.message}"
         event = {"code": "CHECK-FAILED", "message": cut_value(message, 2000), "severity": "error"}
         return server_entry(target=entry_target, server=None, hosts=[], events=[event])
-    return report_entry(checked, target=entry_target, notes=notes)
+
+    def rejudge(rewritten: Snapshot, ids: tuple[str, ...]) -> Evaluation:
+        again = Scanned(derived=derive(bound_values(rewritten)), widgets=scanned.widgets)
+        return judge(again, dataclasses.replace(settings, host_ids=ids)).evaluation
+
+    proxied = proxied_verdicts(
+        scanned.snapshot, checked.judged.evaluation, catalog, client_rules, rejudge, host_versions=host_versions
+    )
+    return report_entry(checked, target=entry_target, notes=notes, proxied=proxied)
 
 
 # --- what the stages read of a snapshot ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """One case per bundled rule: the trigger from the rule's source, for the client it names, and what comes out."""
 
 import copy
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -8,7 +9,7 @@ import pytest
 
 from hostcompat.apps.constants import RESOURCE_MIME_TYPE
 from hostcompat.clients.detect import parse_client_spec
-from hostcompat.clients.rewrite import plan_rewrites, rewrite_request, rewrite_result
+from hostcompat.clients.rewrite import SessionState, plan_rewrites, rewrite_request, rewrite_result
 from hostcompat.clients.rewrites.tool_catalog import HASH_SUFFIX_LENGTH, name_digest
 from hostcompat.clients.rules import Rule, find_rule, load_bundled_rules
 
@@ -22,6 +23,8 @@ class Case:
     given: dict[str, Any]
     expected: dict[str, Any]
     direction: str = "result"
+    server: dict[str, Any] | None = None
+    """The server's capabilities, as the session saw them (None: not known)."""
 
 
 def _tools(*names: str, **extra: Any) -> list[dict[str, Any]]:
@@ -64,6 +67,11 @@ CATEGORY_SCHEMA = {
     "properties": {"category": {"$ref": "#/$defs/Category"}},
 }
 OUTPUT_SCHEMA = {"type": "object", "properties": {"temperature": {"type": "number"}}, "required": ["temperature"]}
+WEAVE_SPEC = {"spec": {"kind": "chart", "series": [1, 2, 3]}}
+"""The result shape of modelcontextprotocol/ext-apps #696: text for the model, the view's data in structuredContent."""
+CLAUDE_WEB_CAPABILITIES = {"roots": {"listChanged": True}, "elicitation": {}}
+"""claude.ai's initialize capabilities as claude-ai-mcp #61 reports them: roots and elicitation, no extensions."""
+UI_EXTENSION = {"io.modelcontextprotocol/ui": {"mimeTypes": [RESOURCE_MIME_TYPE]}}
 
 CASES: dict[str, Case] = {
     "codex.round-annotation-priority": Case(
@@ -323,6 +331,51 @@ CASES: dict[str, Case] = {
         {"tools": _tools("get_weather", outputSchema=OUTPUT_SCHEMA)},
         {"tools": _tools("get_weather")},
     ),
+    "claude-desktop.mirror-structured-content": Case(
+        "claude-ai@0.1.0",
+        "tools/call",
+        {"content": [{"type": "text", "text": "Chart of 3 points"}], "structuredContent": WEAVE_SPEC},
+        {
+            "content": [
+                {"type": "text", "text": json.dumps(WEAVE_SPEC, separators=(",", ":"))},
+                {"type": "text", "text": "Chart of 3 points"},
+            ],
+            "structuredContent": WEAVE_SPEC,
+        },
+    ),
+    "claude-ai.declare-ui-capability": Case(
+        "claude-ai@0.1.0",
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": CLAUDE_WEB_CAPABILITIES,
+            "clientInfo": {"name": "claude-ai", "version": "0.1.0"},
+        },
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {**CLAUDE_WEB_CAPABILITIES, "extensions": UI_EXTENSION},
+            "clientInfo": {"name": "claude-ai", "version": "0.1.0"},
+        },
+        direction="request",
+    ),
+    "goose.write-flat-ui-uri": Case(
+        "goose@1.19.0",
+        "tools/list",
+        {"tools": _tools("show_board", _meta={"ui": {"resourceUri": "ui://board/view.html"}})},
+        {
+            "tools": _tools(
+                "show_board",
+                _meta={"ui": {"resourceUri": "ui://board/view.html"}, "ui/resourceUri": "ui://board/view.html"},
+            )
+        },
+    ),
+    "vscode.drop-unserved-output-template": Case(
+        "Visual Studio Code@1.110.1",
+        "tools/list",
+        {"tools": _tools("getJiraIssue", _meta={"openai/outputTemplate": "ui://widget/jira-widget.html"})},
+        {"tools": _tools("getJiraIssue", _meta={})},
+        server={"tools": {"listChanged": True}},
+    ),
     "n8n.strip-tool-call-id": Case(
         "@n8n/n8n-nodes-langchain.mcpClientTool@1",
         "tools/call",
@@ -340,7 +393,7 @@ def _run(case: Case, rules: tuple[Rule, ...] | list[Rule], client: str | None = 
     if case.direction == "request":
         request = rewrite_request(case.method, case.given, profile)
         return request.params, request.applied
-    rewrite = rewrite_result(case.method, case.given, profile)
+    rewrite = rewrite_result(case.method, case.given, profile, SessionState(server_capabilities=case.server))
     return rewrite.result, rewrite.applied
 
 
@@ -374,7 +427,7 @@ def test_a_client_no_rule_names_gets_the_input_object_itself(rule_id: str) -> No
 @pytest.mark.parametrize("rule_id", BUNDLED_IDS)
 def test_the_matching_client_gets_already_safe_output_back_as_the_same_object(rule_id: str) -> None:
     case = CASES[rule_id]
-    safe = Case(case.client, case.method, copy.deepcopy(case.expected), case.expected, case.direction)
+    safe = Case(case.client, case.method, copy.deepcopy(case.expected), case.expected, case.direction, case.server)
     output, applied = _run(safe, [find_rule(BUNDLED, rule_id)])
     assert output is safe.given
     assert applied == ()
@@ -386,6 +439,9 @@ def test_the_matching_client_gets_already_safe_output_back_as_the_same_object(ru
         ("goose.resource-link-to-text", "goose@1.0.36"),
         ("codex.add-missing-schema-types", "codex-mcp-client@0.13.0"),
         ("codex.add-missing-schema-types", "codex-mcp-client@0.14.0-alpha.1"),
+        ("goose.write-flat-ui-uri", "goose@1.20.0"),
+        ("goose.write-flat-ui-uri", "goose@1.18.2"),
+        ("vscode.drop-unserved-output-template", "Visual Studio Code@1.109.0-insider"),
     ],
 )
 def test_a_client_outside_the_version_range_gets_the_input_object_itself(rule_id: str, outside: str) -> None:

@@ -267,6 +267,9 @@ NAMED_CLIENTS = [
     "gemini-cli-mcp-client@0.15.1",
     "@librechat/api-client@0.7.8",
     "@n8n/n8n-nodes-langchain.mcpClientTool@1",
+    "claude-ai@0.1.0",
+    "goose@1.19.0",
+    "Visual Studio Code@1.116.0",
 ]
 PROFILES = [plan_rewrites(parse_client_spec(spec), BUNDLED) for spec in NAMED_CLIENTS]
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hostcompat.clients.detect import ClientIdentity
-from hostcompat.clients.rewrites.operations import OPERATIONS, RESULT_METHODS, TRIGGERS
+from hostcompat.clients.rewrites.operations import OPERATIONS, REQUEST_METHODS, RESULT_METHODS, TRIGGERS
 from hostcompat.clients.rules import (
     BUNDLED_RULES_FILE,
     MAX_RULE_FILE_BYTES,
@@ -92,7 +92,7 @@ def test_the_schema_lists_exactly_the_operations_triggers_and_methods_the_code_h
     schema_triggers = {branch["properties"]["kind"]["const"] for branch in rule_properties["trigger"]["oneOf"]}
     assert schema_ops == set(OPERATIONS)
     assert schema_triggers == set(TRIGGERS)
-    assert set(rule_properties["methods"]["items"]["enum"]) == set(RESULT_METHODS)
+    assert set(rule_properties["methods"]["items"]["enum"]) == set(RESULT_METHODS | REQUEST_METHODS)
     assert tuple(rule_properties["source"]["properties"]["kind"]["enum"]) == SOURCE_KINDS
 
 

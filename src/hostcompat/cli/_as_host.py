@@ -12,16 +12,13 @@ closest to the current one it knows, so version-ranged rules (`>=0.14.0`) can be
 
 from __future__ import annotations
 
-import fnmatch
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hostcompat.clients.rule_model import Rule
-from hostcompat.clients.versions import Version, try_parse_version
 from hostcompat.engine.catalog.model import HostProfile
 from hostcompat.probe.options import MCP_APPS, Advertise
+from hostcompat.with_proxy import CLIENT_NAMES_FACT, client_for_host, known_version
 
-CLIENT_NAMES_FACT = "clientInfoNames"
 MCP_APPS_FORMAT_FACT = "ui.formats.mcp-apps"
 CLIENT_VERSION = "0"
 """The `clientInfo.version` sent with `--client-name`, and as a host no source names a version of."""
@@ -36,41 +33,6 @@ class Presentation:
     advertise: Advertise
     client_info: Mapping[str, str] | None
     note: str | None = None
-
-
-def known_version(host: HostProfile, rules: Iterable[Rule] = ()) -> str | None:
-    """The newest host version the catalog (its facts' and quirks' `since` and `fixedIn`) or a client rule for one
-    of its clientInfo names (a bound of the rule's range) names; None when none does.
-    """
-    names = host.fact(CLIENT_NAMES_FACT)
-    client_names = names.value if names is not None and isinstance(names.value, tuple) else ()
-    bounds = [(fact.since, fact.fixed_in) for fact in host.facts.values()]
-    bounds += [(quirk.since, quirk.fixed_in) for quirk in host.quirks]
-    texts = [text for pair in bounds for text in pair if text]
-    parsed = [version for version in (try_parse_version(text) for text in texts) if version is not None]
-    for rule in rules:
-        for match in rule.clients:
-            if any(fnmatch.fnmatchcase(str(name), match.name) for name in client_names):
-                parsed += [comparator.version for comparator in match.versions.comparators]
-    newest: Version | None = max(parsed, default=None)
-    return None if newest is None else str(newest)
-
-
-def client_for_host(host: HostProfile, rules: Iterable[Rule], version: str = "") -> tuple[str, str]:
-    """The clientInfo (name, version) a catalog host introduces itself with, for matching client rules: the first
-    of its clientInfo names that a rule names (else its first one, else its id), and `version`, else the newest
-    version the sources name (`known_version`).
-    """
-    names = host.fact(CLIENT_NAMES_FACT)
-    client_names = [str(name) for name in names.value] if names is not None and isinstance(names.value, tuple) else []
-    rules = tuple(rules)
-    named = [name for name in client_names if any(_names(rule, name) for rule in rules)]
-    chosen = (named or client_names or [host.id])[0]
-    return chosen, version or known_version(host, rules) or ""
-
-
-def _names(rule: Rule, client_name: str) -> bool:
-    return any(fnmatch.fnmatchcase(client_name, match.name) for match in rule.clients)
 
 
 def present_as(host: HostProfile, version: str | None = None) -> Presentation:

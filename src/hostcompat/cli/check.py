@@ -87,6 +87,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from hostcompat.clients.rules import load_bundled_rules
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.pipeline import WidgetBudget, check_snapshot
     from hostcompat.report import exit_code, report_document, server_entry
@@ -148,6 +149,7 @@ def _run(args: argparse.Namespace) -> int:
             observed=() if observation is None else observation.runs,
             notes=notes,
             host_contexts=host_contexts,
+            client_rules=load_bundled_rules(),
         )
         entries.append(planned_redactor(item).json(entry, urls=False))
     document = report_document(entries)

@@ -35,7 +35,7 @@ from hostcompat.clients.rewrite import (
     rewrite_request,
     rewrite_result,
 )
-from hostcompat.clients.rewrites.operations import REQUEST_METHODS, RESULT_METHODS
+from hostcompat.clients.rewrites.operations import RESULT_METHODS
 from hostcompat.clients.rules import Rule, load_bundled_rules
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON
@@ -54,6 +54,10 @@ RELIST_PAGES = 100
 
 RELIST_INTERVAL = 5.0
 """Seconds between such listings for one client (a call to a name that exists nowhere must not list every time)."""
+
+REQUEST_METHODS = frozenset({"tools/call"})
+"""The requests whose params the middleware rewrites (the SDK reads `initialize` and the 2026-07-28 envelope before
+any middleware runs, so a rule on those acts in the proxy only)."""
 
 REWRITTEN_METHODS = RESULT_METHODS | REQUEST_METHODS
 """The methods the middleware acts on; every other message passes straight through."""
@@ -322,6 +326,7 @@ __all__ = [
     "MAX_STATELESS_CLIENTS",
     "RELIST_INTERVAL",
     "RELIST_PAGES",
+    "REQUEST_METHODS",
     "REWRITTEN_METHODS",
     "ClientCompatMiddleware",
     "ClientSessions",

@@ -27,6 +27,7 @@ from hostcompat.clients.rewrites.operations import (
 )
 from hostcompat.clients.rewrites.tool_catalog import Renamed, RenameStep, rename_tools
 from hostcompat.clients.rules import Rule
+from hostcompat.wire_json import WireJSON
 
 MAX_REMEMBERED_RENAMES = 10_000
 """The most renamed tools a session remembers (the oldest are forgotten first)."""
@@ -88,9 +89,12 @@ def _plan_results(rules: tuple[Rule, ...], method: str) -> _ResultPlan:
 
 @dataclass(frozen=True)
 class SessionState:
-    """What a session must remember between messages: exposed tool name -> the server's tool name."""
+    """What a session must remember between messages: exposed tool name -> the server's tool name, and the
+    server's capabilities once the session has seen them (a trigger may need them; None: not known).
+    """
 
     tool_names: Mapping[str, str] = field(default_factory=lambda: _NO_NAMES)
+    server_capabilities: WireJSON | None = field(default=None, hash=False)
 
 
 EMPTY_SESSION = SessionState()
@@ -153,7 +157,7 @@ def _remember(state: SessionState, renamed: Renamed) -> SessionState:
         names = dict(list(names.items())[-MAX_REMEMBERED_RENAMES:])
     if names == state.tool_names:
         return state
-    return SessionState(MappingProxyType(names))
+    return SessionState(MappingProxyType(names), state.server_capabilities)
 
 
 def rewrite_result(method: str, result: Any, profile: SessionProfile, state: SessionState = EMPTY_SESSION) -> Rewrite:
@@ -169,7 +173,7 @@ def rewrite_result(method: str, result: Any, profile: SessionProfile, state: Ses
     applied: set[str] = set()
     for rule, operation in plan.patches:
         trigger = rule.trigger
-        if not TRIGGERS[trigger.kind].fires(method, current, trigger.params):
+        if not TRIGGERS[trigger.kind].fires(method, current, trigger.params, state.server_capabilities):
             continue
         patched = operation.patch(method, current, rule.rewrite.params)
         if patched is not current:
@@ -184,6 +188,16 @@ def rewrite_result(method: str, result: Any, profile: SessionProfile, state: Ses
     if not applied:
         return Rewrite(current, state)
     return Rewrite(current, state, tuple(rule_id for rule_id in profile.rule_ids if rule_id in applied))
+
+
+def with_server_capabilities(state: SessionState, capabilities: object) -> SessionState:
+    """`state` knowing the server's capabilities (an `initialize` or `server/discover` result's `capabilities`).
+
+    Anything but an object is ignored (the state comes back as it was).
+    """
+    if not _is_object(capabilities):
+        return state
+    return SessionState(state.tool_names, MappingProxyType(dict(capabilities)))
 
 
 def resolve_tool_name(state: SessionState, name: str) -> str:
@@ -252,4 +266,5 @@ __all__ = [
     "resolve_tool_name",
     "rewrite_request",
     "rewrite_result",
+    "with_server_capabilities",
 ]

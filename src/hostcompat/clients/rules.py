@@ -13,7 +13,6 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from importlib import resources
 from typing import Any, NoReturn
 
 from hostcompat.clients.rewrites.operations import (
@@ -315,13 +314,22 @@ def load_bundled_rules() -> tuple[Rule, ...]:
     Raises:
         CatalogError: the bundled file is missing or invalid (a packaging bug).
     """
-    resource = resources.files("hostcompat").joinpath("data").joinpath(BUNDLED_RULES_FILE)
-    try:
-        text = resource.read_text(encoding="utf-8")
+    shipped = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", BUNDLED_RULES_FILE)
+    try:  # the usual install; importlib.resources costs milliseconds of start-up to import
+        with open(shipped, "rb") as handle:
+            text = handle.read().decode("utf-8")
+    except FileNotFoundError:  # pragma: no cover - a zipped install
+        from importlib import resources
+
+        resource = resources.files("hostcompat").joinpath("data").joinpath(BUNDLED_RULES_FILE)
+        try:
+            text = resource.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CatalogError(
+                f"{BUNDLED_RULES_FILE}: cannot read the bundled rules: {error}", value=str(resource)
+            ) from error
     except (OSError, UnicodeDecodeError) as error:
-        raise CatalogError(
-            f"{BUNDLED_RULES_FILE}: cannot read the bundled rules: {error}", value=str(resource)
-        ) from error
+        raise CatalogError(f"{BUNDLED_RULES_FILE}: cannot read the bundled rules: {error}", value=shipped) from error
     bundled = parse_rule_text(text, origin=BUNDLED_RULES_FILE)
     if bundled.disabled:
         raise CatalogError(f"{BUNDLED_RULES_FILE}: field 'disabled' belongs in user files", value=bundled.disabled)

@@ -80,6 +80,10 @@ def render_markdown(document: ReportDocument) -> str:
                 cells = [escape_markdown(host.label), verdict, escape_markdown(host.apps), escape_markdown(host.server)]
                 out.append(f"| {' | '.join(cells)} | {host.findings} |")
             out.append("")
+        for row in server.proxied:
+            out.append(f"- {escape_markdown(row.line)}")
+        if server.proxied:
+            out.append("")
         for event in server.events:
             out.append(f"> **{escape_markdown(event.code)}**: {escape_markdown(event.message)}")
         if server.events:

@@ -217,13 +217,28 @@ class Lanes(TypedDict):
     server: LaneEntry
 
 
-class _HostEntryKeys(TypedDict, total=False):
+class WithProxyEntry(TypedDict):
+    """The verdict on the host with hostcompat in front (`hostcompat proxy`, or the middleware in a Python server):
+    the client its rules were planned for, the client rules that changed the server's captured data, the verdict on
+    the rewritten data, and the findings that went away.
+    """
+
+    client: str
+    rules: list[str]
+    verdict: VerdictName
+    fixed: list[str]
+
+
+class _HostKeys(TypedDict, total=False):
     hostKind: str
     """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …)."""
+    withProxy: WithProxyEntry
 
 
-class HostEntry(_HostEntryKeys):
-    """How the server fares on one host: the verdict, each lane's, and the findings behind them."""
+class HostEntry(_HostKeys):
+    """How the server fares on one host: the verdict, each lane's, and the findings behind them (and, where
+    hostcompat's client rules improve it, the verdict with them in front).
+    """
 
     hostId: str
     hostLabel: str
@@ -359,6 +374,7 @@ __all__ = [
     "LaneName",
     "Lanes",
     "NeedUseEntry",
+    "WithProxyEntry",
     "ProvenanceName",
     "ReportDocument",
     "RequirementsEntry",

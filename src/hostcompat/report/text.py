@@ -55,6 +55,8 @@ def _server_head(server: ServerView, width: int) -> list[str]:
 def _server_tail(server: ServerView, width: int) -> list[str]:
     """The verdict counts, why lanes are unknown, the findings and the server hygiene: what follows its hosts."""
     lines = ["  " + ", ".join(f"{count} {verdict}" for verdict, count in server.summary)]
+    for row in server.proxied:
+        lines += _wrap(_clean(row.line), width, "  ", "    ")
     lines += _unknown_block(server.unknown, width)
     for finding in server.findings:
         lines += _finding_block(finding, width)

@@ -70,6 +70,20 @@ class HostRow:
 
 
 @dataclass(frozen=True)
+class ProxiedRow:
+    """A host whose verdict hostcompat's client rules improve: its label, the verdict with them, and the rules."""
+
+    label: str
+    verdict: str
+    rules: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        """`with `hostcompat proxy` in front, Codex: works (client rules: …)`."""
+        return f"with `hostcompat proxy` in front, {self.label}: {self.verdict} (client rules: {', '.join(self.rules)})"
+
+
+@dataclass(frozen=True)
 class ServerView:
     """One server's part of a report, as the reports show it."""
 
@@ -89,6 +103,8 @@ class ServerView:
     findings: tuple[FindingView, ...]
     """Each finding once, worst first, with its hosts (`group_findings`)."""
     hygiene: tuple[FindingView, ...]
+    proxied: tuple[ProxiedRow, ...] = ()
+    """The hosts whose verdict the client rules improve, in host order."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,16 @@ def server_view(entry: ServerEntry) -> ServerView:
         unknown=tuple(unknown_reasons(hosts)),
         findings=tuple(finding_view(group.finding, group.hosts) for group in group_findings(hosts)),
         hygiene=tuple(finding_view(finding) for finding in _objects(server.get("hygiene"))),
+        proxied=tuple(row for row in (_proxied_row(host) for host in hosts) if row is not None),
     )
+
+
+def _proxied_row(host: WireJSON) -> ProxiedRow | None:
+    proxy = host.get("withProxy")
+    if not isinstance(proxy, Mapping):
+        return None
+    rules = tuple(str(rule) for rule in _items(proxy.get("rules")))
+    return ProxiedRow(str(host.get("hostLabel") or host.get("hostId")), str(proxy.get("verdict")), rules)
 
 
 def _host_row(host: WireJSON) -> HostRow:
@@ -198,6 +223,7 @@ def _objects(value: object) -> list[WireJSON]:
 
 __all__ = [
     "SUMMARY_ORDER",
+    "ProxiedRow",
     "EventView",
     "FindingView",
     "HostFact",

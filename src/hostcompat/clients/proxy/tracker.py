@@ -8,7 +8,7 @@ else comes back as the very same object.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias, TypeGuard
 
@@ -25,8 +25,9 @@ from hostcompat.clients.rewrite import (
     plan_rewrites,
     rewrite_request,
     rewrite_result,
+    with_server_capabilities,
 )
-from hostcompat.clients.rewrites.operations import OPERATIONS, RequestOperation
+from hostcompat.clients.rewrites.operations import OPERATIONS, REQUEST_METHODS, RequestOperation
 from hostcompat.clients.rules import Rule
 from hostcompat.errors import HostCompatError
 
@@ -36,16 +37,20 @@ RequestId: TypeAlias = int | str
 PROGRESS_METHOD = "notifications/progress"
 CANCELLED_METHOD = "notifications/cancelled"
 INITIALIZE_METHOD = "initialize"
+DISCOVER_METHOD = "server/discover"
 _MAX_PROTOCOL_VERSION = 64
 _NO_META: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
 class Pending:
-    """A client request the upstream has not answered yet: its method and its progress token, if any."""
+    """A client request the upstream has not answered yet: its method, its progress token, if any, and the rules of
+    the client that sent it (its answer is rewritten for that client, whoever a later request names).
+    """
 
     method: str
     progress_token: RequestId | None = None
+    profile: SessionProfile | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,8 @@ class SessionTracker:
         `record_request` with the same id, method and params.
         """
         self._observe_client(method, params)
-        if method == "tools/call" and (self._request_rules or self.state.tool_names):
+        routes = method == "tools/call" and bool(self.state.tool_names)
+        if method in REQUEST_METHODS and (self._request_rules or routes):
             rewritten = rewrite_request(method, params, self.profile, self.state)
             self._count(rewritten.applied)
             return rewritten.params
@@ -165,7 +171,7 @@ class SessionTracker:
         if old is not None and old.progress_token is not None:
             self._by_token.pop(old.progress_token, None)
         token = _progress_token(params)
-        self._pending[request_id] = Pending(method, token)
+        self._pending[request_id] = Pending(method, token, self.profile)
         if token is not None:
             self._by_token[token] = request_id
 
@@ -190,13 +196,15 @@ class SessionTracker:
         pending = self.forget(request_id)
         if pending is None:
             return None
-        if pending.method == INITIALIZE_METHOD and isinstance(result, Mapping):
+        if pending.method in (INITIALIZE_METHOD, DISCOVER_METHOD) and isinstance(result, Mapping):
             version = result.get("protocolVersion")
             if isinstance(version, str) and len(version) <= _MAX_PROTOCOL_VERSION:
                 self.protocol_version = version
-        if not self.profile.rules:
+            self.state = with_server_capabilities(self.state, result.get("capabilities"))
+        profile = self.profile if pending.profile is None else pending.profile
+        if not profile.rules:
             return Answer(pending, result)
-        rewritten = rewrite_result(pending.method, result, self.profile, self.state)
+        rewritten = rewrite_result(pending.method, result, profile, self.state)
         self.state = rewritten.state
         self._count(rewritten.applied)
         return Answer(pending, rewritten.result, rewritten.applied)
@@ -251,6 +259,7 @@ class SessionTracker:
 __all__ = [
     "Answer",
     "CANCELLED_METHOD",
+    "DISCOVER_METHOD",
     "INITIALIZE_METHOD",
     "PROGRESS_METHOD",
     "Pending",

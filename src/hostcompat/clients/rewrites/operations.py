@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from hostcompat.clients.rewrites import apps as _apps
 from hostcompat.clients.rewrites import content as _content
 from hostcompat.clients.rewrites import schema_types as _schema_types
 from hostcompat.clients.rewrites import schemas as _schemas
@@ -32,8 +33,12 @@ RESULT_METHODS = frozenset(
 )
 """Methods whose results a rule may rewrite."""
 
-REQUEST_METHODS = frozenset({"tools/call"})
-"""Methods whose incoming params a rule may rewrite."""
+MODERN_REQUEST_METHODS = frozenset({"server/discover", *RESULT_METHODS})
+"""Requests that carry the client's capabilities in `_meta` in the 2026-07-28 era (besides the others' results)."""
+
+REQUEST_METHODS = frozenset({"tools/call", "initialize", *MODERN_REQUEST_METHODS})
+"""Methods whose incoming params a rule may rewrite (the middleware acts on tools/call only: the SDK reads the
+client's `initialize` and envelope before any middleware runs)."""
 
 MIN_NAME_BUDGET = 16
 """The smallest tool-name length budget accepted (room for a head and the 9-character digest suffix)."""
@@ -104,7 +109,9 @@ class TriggerKind:
 
     name: str
     summary: str
-    fires: Callable[[str, JSONObject, WireJSON], bool]
+    fires: Callable[[str, JSONObject, WireJSON, WireJSON | None], bool]
+    """`fires(method, payload, params, server_capabilities)`; the capabilities are None when the session does not
+    know them."""
     params: Mapping[str, Param] = field(default_factory=dict)
 
 
@@ -188,13 +195,24 @@ def _punctuation(value: Any) -> str | None:
     return None
 
 
-def _always(method: str, payload: JSONObject, params: Mapping[str, Any]) -> bool:
+def _always(method: str, payload: JSONObject, params: Mapping[str, Any], server: WireJSON | None) -> bool:
     return True
 
 
-def _has_content_types(method: str, payload: JSONObject, params: Mapping[str, Any]) -> bool:
+def _has_content_types(method: str, payload: JSONObject, params: Mapping[str, Any], server: WireJSON | None) -> bool:
     wanted = frozenset(params.get("types", ()))
     return bool(wanted & _content.content_types(method, payload))
+
+
+def _has_keys(method: str, payload: JSONObject, params: Mapping[str, Any], server: WireJSON | None) -> bool:
+    return any(payload.get(key) is not None for key in params.get("keys", ()))
+
+
+def _server_lacks(method: str, payload: JSONObject, params: Mapping[str, Any], server: WireJSON | None) -> bool:
+    return _apps.server_lacks(server, params["capability"])
+
+
+_SERVER_CAPABILITIES = frozenset({"tools", "resources", "prompts", "logging", "completions", "tasks", "extensions"})
 
 
 _FIELDS = frozenset(_schemas.INPUT_AND_OUTPUT)
@@ -209,6 +227,27 @@ TRIGGERS: Mapping[str, TriggerKind] = MappingProxyType(
             "the result's content holds a block of one of `types`",
             _has_content_types,
             {"types": _string_list(max_items=16, max_length=64, required=True)},
+        ),
+        "result-has": TriggerKind(
+            "result-has",
+            "the result holds one of the top-level `keys` (not null)",
+            _has_keys,
+            {"keys": _string_list(max_items=16, max_length=64, required=True)},
+        ),
+        "server-lacks-capability": TriggerKind(
+            "server-lacks-capability",
+            "the session knows the server's capabilities and they do not name `capability` (never fires when the "
+            "capabilities are unknown)",
+            _server_lacks,
+            {
+                "capability": Param(
+                    lambda value: (
+                        None if value in _SERVER_CAPABILITIES else f"must be one of {sorted(_SERVER_CAPABILITIES)}"
+                    ),
+                    required=True,
+                    schema={"enum": sorted(_SERVER_CAPABILITIES)},
+                )
+            },
         ),
     }
 )
@@ -303,6 +342,41 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             {"max_length": _integer(MIN_NAME_BUDGET, 1024, required=True)},
             budget_param="max_length",
         ),
+        "mirror-structured-content": ResultOperation(
+            "mirror-structured-content",
+            "put structuredContent, as JSON, in a text block at the head of content (unless a text block holds it "
+            "or it is longer than max_chars)",
+            frozenset({"tools/call"}),
+            _apps.mirror_structured_content,
+            {
+                "max_chars": Param(
+                    _int_between(1, 10_000_000),
+                    default=_apps.DEFAULT_MAX_MIRROR_CHARS,
+                    schema={"type": "integer", "minimum": 1, "maximum": 10_000_000},
+                )
+            },
+        ),
+        "fill-ui-uri-keys": ResultOperation(
+            "fill-ui-uri-keys",
+            "write a tool's one view URI under each key of write it lacks: nested _meta.ui.resourceUri, flat "
+            "_meta['ui/resourceUri'], openai/outputTemplate",
+            _TOOLS_LIST,
+            _apps.fill_ui_uri_keys,
+            {"write": _string_list(frozenset(_apps.URI_KEYS), required=True)},
+        ),
+        "drop-output-template": ResultOperation(
+            "drop-output-template",
+            "remove openai/outputTemplate from every tool's _meta (the MCP Apps keys stay)",
+            _TOOLS_LIST,
+            _apps.drop_output_template,
+        ),
+        "declare-ui-capability": RequestOperation(
+            "declare-ui-capability",
+            "declare the MCP Apps UI extension in the client's initialize capabilities, or in a 2026-07-28 "
+            "request's _meta client capabilities, when the client does not",
+            frozenset({"initialize", *MODERN_REQUEST_METHODS}),
+            _apps.declare_ui_capability,
+        ),
         "strip-call-arguments": RequestOperation(
             "strip-call-arguments",
             "remove the named keys from an incoming tools/call's arguments",
@@ -340,6 +414,7 @@ def normalize_params(specs: Mapping[str, Param], raw: WireJSON, fail: Fail) -> W
 
 __all__ = [
     "MIN_NAME_BUDGET",
+    "MODERN_REQUEST_METHODS",
     "OPERATIONS",
     "Operation",
     "Param",
