@@ -81,7 +81,7 @@ async def run_stdio_proxy(
 async def _relay(
     config: ProxyConfig, stdin: int, stdout: int, upstream: UpstreamOpener | None, hurry: anyio.Event
 ) -> UpstreamEnd | None:
-    if upstream is None and _pipes_only(config, stdin, stdout):
+    if upstream is None and not config.translates_eras() and _pipes_only(config, stdin, stdout):
         return await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr(), hurry=hurry).run()
     # the message-level relay, on the SDK's message types: loaded only here
     from hostcompat.clients.proxy.session.front_stdio import open_stdio_front
@@ -94,6 +94,10 @@ async def _relay(
         def upstream() -> AbstractAsyncContextManager[UpstreamLink]:
             return open_upstream(config, stderr=stderr, hurry=hurry)
 
+    if config.translates_eras():
+        from hostcompat.clients.proxy.era.gateway import era_opener
+
+        upstream = era_opener(config, upstream)
     async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
         return await ProxySession(config, front, upstream=upstream).run()
 
