@@ -161,10 +161,6 @@ class ProxyConfig:
     era_back: EraChoice = "auto"
     """The protocol era of the server behind (stdio front); `auto`: asked once, on the client's first request."""
 
-    def translates_eras(self) -> bool:
-        """Whether the era gateway runs: unless both eras are given, and the same (then the byte relay serves)."""
-        return self.era_front == "auto" or self.era_front != self.era_back
-
     def __post_init__(self) -> None:
         for name in ("request_timeout", "session_idle_timeout", "drain_timeout", "handshake_timeout"):
             value = getattr(self, name)

@@ -49,6 +49,16 @@ def echo(text: str) -> str:
 
 
 @server.tool()
+def whoami(ctx: Context) -> str:
+    """The client name, version and capabilities this request's envelope carried."""
+    params = ctx.session.client_params
+    if params is None:
+        return "nobody"
+    capabilities = sorted(params.capabilities.model_dump(exclude_none=True))
+    return f"{params.client_info.name} {params.client_info.version} {','.join(capabilities)}"
+
+
+@server.tool()
 def ask_model(prompt: str, ctx: Context) -> str | InputRequiredResult:
     """Ask the client's model, through an input_required round trip."""
     answers = ctx.input_responses

@@ -28,7 +28,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse
 from mcp_types.version import LATEST_MODERN_VERSION
 
-from hostcompat.clients.proxy.config import ProxyConfig
+from hostcompat.clients.proxy.config import EraChoice, ProxyConfig
 from hostcompat.clients.proxy.era.translate import (
     DISCOVER,
     INITIALIZE,
@@ -53,6 +53,10 @@ MAX_EARLY = 16
 """The most messages kept from before the eras are decided (a client's notifications, a server's logs)."""
 
 PROBE_ID = "hostcompat-era-probe"
+
+PROBE_TIMEOUT = 10.0
+"""Seconds a server may stay silent on the `server/discover` probe before it is taken for a legacy one (the
+official Python SDK client waits as long before it falls back to `initialize`)."""
 
 _OVER = (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError)
 
@@ -164,8 +168,7 @@ async def _back_era_for_modern(gateway: Gateway, first: JSONRPCRequest) -> Era:
     probe = JSONRPCRequest(jsonrpc="2.0", id=PROBE_ID, method=DISCOVER, params=with_envelope({}, envelope))
     with suppress(*_OVER):
         await gateway.back.link.write.send(SessionMessage(probe))
-    timeout = min(gateway.config.request_timeout, gateway.config.handshake_timeout)
-    answer = await _answer_to(gateway, PROBE_ID, timeout)
+    answer = await _answer_to(gateway, PROBE_ID, min(gateway.config.request_timeout, PROBE_TIMEOUT))
     if isinstance(answer, JSONRPCResponse) and modern_version(answer.result) is not None:
         return "modern"
     if answer is None:
@@ -258,17 +261,22 @@ async def open_era_link(
                 stamps_protocol_version=first_back.link.stamps_protocol_version,
             )
         finally:
-            front_writes.close()
             group.cancel_scope.cancel()
+            for stream in (front_writes, from_front, to_front, front_reads):
+                stream.close()
 
 
-def era_opener(config: ProxyConfig, opener: UpstreamOpener) -> UpstreamOpener:
-    """`opener` behind the era gateway, with the eras the config gives (`auto`: detected)."""
-    front: Era | None = None if config.era_front == "auto" else config.era_front
-    back: Era | None = None if config.era_back == "auto" else config.era_back
+def era_opener(
+    config: ProxyConfig, opener: UpstreamOpener, front: EraChoice | None = None, back: EraChoice | None = None
+) -> UpstreamOpener:
+    """`opener` behind the era gateway, with the eras given (default: the config's; `auto`: detected)."""
+    front = front or config.era_front
+    back = back or config.era_back
+    front_era: Era | None = None if front == "auto" else front
+    back_era: Era | None = None if back == "auto" else back
 
     def open_link() -> AbstractAsyncContextManager[UpstreamLink]:
-        return open_era_link(config, opener, front, back)
+        return open_era_link(config, opener, front_era, back_era)
 
     return open_link
 
@@ -279,6 +287,7 @@ __all__ = [
     "Gateway",
     "MAX_EARLY",
     "PROBE_ID",
+    "PROBE_TIMEOUT",
     "QUEUE",
     "hold_back",
     "open_era_link",

@@ -48,6 +48,7 @@ from hostcompat.clients.proxy.era.translate import (
     complete,
     discover_result_from_initialize,
     envelope_of,
+    handshake_version,
     initialize_params,
     input_required_result,
     modern_error,
@@ -108,6 +109,10 @@ class LegacyBack:
         self.listens: dict[RequestId, tuple[Session, list[str]]] = {}
         self.by_front_id: dict[RequestId, Call] = {}
         self._tokens = itertools.count(1)
+        self.primary: Session | None = None
+        self.handshake = False
+        """Set when the client sent `initialize` after all (a client whose `server/discover` probe timed out falls
+        back to the handshake): from then on the primary session is relayed as is, in both directions."""
 
     async def run(self, first: JSONRPCRequest) -> None:
         """Relay the client's requests, the first one included, until the primary upstream session ends."""
@@ -121,6 +126,7 @@ class LegacyBack:
                 await self.gateway.to_front(error_message(first.id, error.error))
                 return
             self.sessions[envelope.identity()] = primary
+            self.primary = primary
             await self._client_request(first)
             for early in self.gateway.early_front:
                 await self._from_client(early.message)
@@ -170,6 +176,10 @@ class LegacyBack:
     # -- client to server ------------------------------------------------------------------------------------
 
     async def _from_client(self, message: JSONRPCMessage) -> None:
+        if self.handshake and self.primary is not None:
+            if not (isinstance(message, JSONRPCNotification) and message.method == INITIALIZED):
+                await self.primary.back.link.write.send(SessionMessage(message))
+            return
         if isinstance(message, JSONRPCRequest):
             await self._client_request(message)
         elif isinstance(message, JSONRPCNotification) and message.method == CANCELLED_METHOD:
@@ -202,7 +212,9 @@ class LegacyBack:
         except PeerError as error:
             await self.gateway.to_front(error_message(request.id, error.error))
             return
-        if request.method == DISCOVER:
+        if request.method == INITIALIZE and session is self.primary:
+            await self._fall_back(session, request)
+        elif request.method == DISCOVER:
             await self.gateway.to_front(
                 result_message(request.id, discover_result_from_initialize(session.initialized))
             )
@@ -223,6 +235,14 @@ class LegacyBack:
                 self.group.start_soon(self._call, session, call, request)
             self.by_front_id[request.id] = call
             self.group.start_soon(self._settle, call, request.id)
+
+    async def _fall_back(self, session: Session, request: JSONRPCRequest) -> None:
+        """The client speaks the handshake after all: answer its `initialize` from the server's, then relay as is."""
+        result = dict(session.initialized)
+        result["protocolVersion"] = handshake_version((request.params or {}).get("protocolVersion"))
+        self.handshake = True
+        logger.info("the client fell back to the initialize handshake: relaying as is from now on")
+        await self.gateway.to_front(result_message(request.id, result))
 
     async def _call(self, session: Session, call: Call, request: JSONRPCRequest) -> None:
         params = strip_retry(without_envelope(request.params))
@@ -270,7 +290,15 @@ class LegacyBack:
         token = f"{STATE_PREFIX}{next(self._tokens)}"
         if len(self.states) < self.gateway.config.max_pending:
             self.states[token] = call
+            self.group.start_soon(self._expire, token, call)
         await self.gateway.to_front(result_message(front_id, input_required_result(requests, token)))
+
+    async def _expire(self, token: str, call: Call) -> None:
+        """A client that never retries: after the request timeout the call is given up (and cancelled upstream)."""
+        await anyio.sleep(self.gateway.config.request_timeout)
+        if self.states.get(token) is call:
+            del self.states[token]
+            call.scope.cancel()
 
     async def _listen(self, session: Session, request: JSONRPCRequest) -> None:
         capabilities = session.initialized.get("capabilities")
@@ -304,7 +332,9 @@ class LegacyBack:
             logger.warning("unreadable message from the upstream server: %s", item)
             return
         message = item.message
-        if isinstance(message, (JSONRPCResponse, JSONRPCError)):
+        if self.handshake and session is self.primary and not session.channel.answer(message):
+            await self.gateway.to_front(message)
+        elif isinstance(message, (JSONRPCResponse, JSONRPCError)):
             if not session.channel.answer(message):
                 logger.debug("dropped an upstream answer for id %r, which is not in flight", message.id)
         elif isinstance(message, JSONRPCRequest):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -27,18 +27,11 @@ from mcp_types import (
     PROTOCOL_VERSION_META_KEY,
     SERVER_INFO_META_KEY,
 )
-from mcp_types.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.jsonrpc import INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
+from hostcompat.clients.proxy.era.detect import Era, front_era, refuses_handshake
 from hostcompat.wire_json import WireJSON, WireObject, WireValue
-
-Era: TypeAlias = Literal["legacy", "modern"]
-"""A protocol era: `legacy` (the `initialize` handshake, up to 2025-11-25) or `modern` (2026-07-28, stateless)."""
-
-EraChoice: TypeAlias = Literal["auto", "legacy", "modern"]
-"""An era as configured: `auto` asks the peer."""
-
-ERA_CHOICES: tuple[EraChoice, ...] = ("auto", "legacy", "modern")
 
 LEGACY_RESOURCE_NOT_FOUND = -32002
 """The resource-not-found code up to 2025-11-25 (retired, never reused, in 2026-07-28)."""
@@ -100,29 +93,6 @@ class InputRequest:
 def _meta(params: WireJSON | None) -> WireJSON:
     meta = params.get("_meta") if isinstance(params, Mapping) else None
     return meta if isinstance(meta, Mapping) else {}
-
-
-def front_era(method: str, params: WireJSON | None) -> Era:
-    """The era a client speaks, from its first request: `initialize` is legacy; `server/discover` or a request
-    carrying the 2026-07-28 envelope is modern; anything else is taken as legacy (a client that skipped the handshake).
-    """
-    if method == INITIALIZE:
-        return "legacy"
-    if method == DISCOVER or PROTOCOL_VERSION_META_KEY in _meta(params):
-        return "modern"
-    return "legacy"
-
-
-def refuses_handshake(error: WireJSON) -> bool:
-    """Whether an error answering `initialize` says the server speaks only the modern era: -32022 (unsupported
-    protocol version), -32601 (no `initialize` method), or `data.supported` listing only modern versions.
-    """
-    code = error.get("code")
-    if code in (UNSUPPORTED_PROTOCOL_VERSION, METHOD_NOT_FOUND):
-        return True
-    data = error.get("data")
-    supported = data.get("supported") if isinstance(data, Mapping) else None
-    return isinstance(supported, list) and bool(supported) and all(v in MODERN_PROTOCOL_VERSIONS for v in supported)
 
 
 def modern_version(discover: WireJSON) -> str | None:
@@ -376,10 +346,8 @@ __all__ = [
     "CACHEABLE",
     "DISCOVER",
     "ENVELOPE_KEYS",
-    "ERA_CHOICES",
     "Envelope",
     "Era",
-    "EraChoice",
     "INITIALIZE",
     "INITIALIZED",
     "InputRequest",
