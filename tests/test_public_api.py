@@ -17,6 +17,7 @@ PACKAGES = [
     "hostcompat.cli",
     "hostcompat.clients",
     "hostcompat.clients.proxy",
+    "hostcompat.clients.proxy.era",
     "hostcompat.engine",
     "hostcompat.errors",
     "hostcompat.observe",

@@ -22,6 +22,7 @@ from hostcompat.clients.proxy.config import (
     DEFAULT_REQUEST_TIMEOUT,
     DEFAULT_SESSION_IDLE_TIMEOUT,
     DEFAULT_UPSTREAM_MEMORY,
+    ERA_CHOICES,
     HttpUpstream,
     ProxyConfig,
     build_rules,
@@ -41,6 +42,7 @@ EXAMPLES = """examples:
   hostcompat proxy --listen 0.0.0.0:8000 --allow-origin https://app.example.com -- python my_server.py
   hostcompat proxy --upstream https://example.com/mcp --header "Authorization: Bearer TOKEN"
   hostcompat proxy --disable codex.round-annotation-priority --rules my-rules.json -- ./server
+  hostcompat proxy --era-back modern -- python modern_only_server.py
 """
 
 
@@ -118,6 +120,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="the event loop: uvloop when installed (auto, the default), or the standard asyncio loop",
     )
+    parser.add_argument(
+        "--era-front",
+        choices=ERA_CHOICES,
+        default="auto",
+        help="the client's protocol era: legacy (initialize, up to 2025-11-25), modern (2026-07-28, stateless), "
+        "or auto (from its first request, the default); stdio front only",
+    )
+    parser.add_argument(
+        "--era-back",
+        choices=ERA_CHOICES,
+        default="auto",
+        help="the server's protocol era (auto, the default: asked once); when the eras differ the proxy translates "
+        "between them; the same era given on both sides keeps the plain byte relay",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every rewrite and dropped message")
     parser.add_argument("server_command", nargs="*", metavar="-- COMMAND", help="the server command line, after --")
 
@@ -150,6 +166,8 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         drain_timeout=args.drain_timeout,
         allowed_origins=tuple(args.allow_origin),
         allowed_hosts=tuple(args.allow_host),
+        era_front=args.era_front,
+        era_back=args.era_back,
     )
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from hostcompat.clients.rules import Rule, RuleFile, load_rules, merge_rules
 from hostcompat.errors import InvalidInput
@@ -130,6 +130,12 @@ class HttpUpstream:
 Upstream: TypeAlias = StdioUpstream | HttpUpstream
 """Where the upstream server is."""
 
+EraChoice: TypeAlias = Literal["auto", "legacy", "modern"]
+"""A protocol era as configured: `legacy` (the `initialize` handshake, up to 2025-11-25), `modern` (2026-07-28,
+stateless), or `auto` (detected from the peer)."""
+
+ERA_CHOICES: tuple[EraChoice, ...] = ("auto", "legacy", "modern")
+
 
 @dataclass(frozen=True)
 class ProxyConfig:
@@ -150,6 +156,10 @@ class ProxyConfig:
     """Web origins (`https://app.example.com`, `http://host:*`) allowed to reach the HTTP front, besides its own."""
     allowed_hosts: tuple[str, ...] = ()
     """`Host` header values the HTTP front accepts besides loopback, its address and the allowed origins' hosts."""
+    era_front: EraChoice = "auto"
+    """The protocol era of the client in front (stdio front); `auto`: from its first request."""
+    era_back: EraChoice = "auto"
+    """The protocol era of the server behind (stdio front); `auto`: asked once, on the client's first request."""
 
     def __post_init__(self) -> None:
         for name in ("request_timeout", "session_idle_timeout", "drain_timeout", "handshake_timeout"):
@@ -171,6 +181,9 @@ class ProxyConfig:
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
                 raise InvalidInput(f"{name} must be a tuple of strings", value=value)
+        for name in ("era_front", "era_back"):
+            if getattr(self, name) not in ERA_CHOICES:
+                raise InvalidInput(f"{name} must be one of {', '.join(ERA_CHOICES)}", value=getattr(self, name))
         if not isinstance(self.upstream, (StdioUpstream, HttpUpstream)):
             raise InvalidInput("upstream must be a StdioUpstream or an HttpUpstream", value=self.upstream)
 
@@ -279,7 +292,9 @@ __all__ = [
     "DEFAULT_REQUEST_TIMEOUT",
     "DEFAULT_SESSION_IDLE_TIMEOUT",
     "DEFAULT_UPSTREAM_MEMORY",
+    "ERA_CHOICES",
     "EXIT_GRACE",
+    "EraChoice",
     "FLUSH_TIMEOUT",
     "HttpUpstream",
     "MAX_HEADERS",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import anyio
 from anyio.abc import TaskStatus
 
-from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.config import MCP_PATH, EraChoice, ProxyConfig, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd
 from hostcompat.clients.proxy.pipe.pipes import is_pipe
 from hostcompat.clients.proxy.pipe.relay import PipeProxy
@@ -81,8 +81,22 @@ async def run_stdio_proxy(
 async def _relay(
     config: ProxyConfig, stdin: int, stdout: int, upstream: UpstreamOpener | None, hurry: anyio.Event
 ) -> UpstreamEnd | None:
-    if upstream is None and _pipes_only(config, stdin, stdout):
-        return await PipeProxy(config, stdin=stdin, stdout=stdout, stderr=_stderr(), hurry=hurry).run()
+    front, back, replay = config.era_front, config.era_back, b""
+    if upstream is None and _pipes_only(config, stdin, stdout) and _byte_relay_first(front, back):
+        proxy = PipeProxy(
+            config,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=_stderr(),
+            hurry=hurry,
+            yield_to_modern=front == "auto" and back != "modern",
+            yield_on_refusal=front != "modern" and back == "auto",
+        )
+        end = await proxy.run()
+        if proxy.yielded is None:
+            return end
+        replay = proxy.replay  # the era gateway takes over, from the client's first request
+        front, back = ("modern", back) if proxy.yielded == "modern" else ("legacy", "modern")
     # the message-level relay, on the SDK's message types: loaded only here
     from hostcompat.clients.proxy.session.front_stdio import open_stdio_front
     from hostcompat.clients.proxy.session.relay import ProxySession
@@ -94,8 +108,19 @@ async def _relay(
         def upstream() -> AbstractAsyncContextManager[UpstreamLink]:
             return open_upstream(config, stderr=stderr, hurry=hurry)
 
-    async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout) as front:
-        return await ProxySession(config, front, upstream=upstream).run()
+    if front == "auto" or front != back:
+        from hostcompat.clients.proxy.era.gateway import era_opener
+
+        upstream = era_opener(config, upstream, front, back)
+    async with open_stdio_front(config.max_message_bytes, stdin=stdin, stdout=stdout, prefix=replay) as front_link:
+        return await ProxySession(config, front_link, upstream=upstream).run()
+
+
+def _byte_relay_first(front: EraChoice, back: EraChoice) -> bool:
+    """Whether the byte relay serves (at least until the client's first request or the server's answer to
+    `initialize` shows the eras differ): the same era given on both sides, or eras left to detection.
+    """
+    return front == back or (front != "modern" and back == "auto") or (front == "auto" and back == "legacy")
 
 
 async def _stop_on_signal(

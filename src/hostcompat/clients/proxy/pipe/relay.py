@@ -3,7 +3,8 @@
 Each line is decoded once, only to learn its id and method and to let the session's rules look at it; a message no
 rule patches is forwarded as the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a
 patched one is re-encoded. The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC
-error for every request the server leaves unanswered (it died, stalled, or sent too much), and no hang.
+error for every request the server leaves unanswered (it died, stalled, or sent too much), and no hang. When the
+eras are detected, it yields to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import BinaryIO
 import anyio
 
 from hostcompat.clients.proxy.config import EXIT_GRACE, FLUSH_TIMEOUT, STARTUP_FAILURE_WAIT, ProxyConfig, StdioUpstream
+from hostcompat.clients.proxy.era.detect import front_era, refuses_handshake
 from hostcompat.clients.proxy.failures import (
     UpstreamEnd,
     cancel_params,
@@ -78,6 +80,8 @@ class PipeProxy:
         stdout: int = 1,
         stderr: BinaryIO | None = None,
         hurry: anyio.Event | None = None,
+        yield_to_modern: bool = False,
+        yield_on_refusal: bool = False,
     ) -> None:
         if not isinstance(config.upstream, StdioUpstream):
             raise InvalidInput("the pipe relay needs a server run as a command", value=config.upstream.describe())
@@ -97,6 +101,16 @@ class PipeProxy:
         self._stopped: asyncio.Future[str] | None = None
         self._reading: dict[int, Callable[[], None]] = {}
         self._server_fd = self._stderr_fd = -1
+        self._yield_to_modern = yield_to_modern
+        self._yield_on_refusal = yield_on_refusal
+        self._first_request = True
+        self._initialize: tuple[RequestId, bytes] | None = None
+        self.yielded: str | None = None
+        """Why `run()` returned early for the era gateway to take over: `modern` (with `yield_to_modern`, the
+        client's first request is a 2026-07-28 one) or `refused` (with `yield_on_refusal`, the server refused the
+        client's `initialize` as a 2026-07-28-only server does; the refusal was kept from the client)."""
+        self.replay = b""
+        """What the client sent that the gateway must read first (the first request, or the refused `initialize`)."""
 
     # -- lifecycle -------------------------------------------------------------------------------------------
 
@@ -132,6 +146,9 @@ class PipeProxy:
         self._watch_reads(self._stderr_fd, self._stderr_readable)
         assert self._stopped is not None
         if await self._stopped == "client":
+            return None
+        if self.yielded is not None:
+            self.replay += self._client_lines.flush()
             return None
         end = self._failed or await self._server_end(process)
         logger.warning("%s", end.summary)
@@ -236,12 +253,7 @@ class PipeProxy:
                 self._from_client(data, eager=True)
             self._flush()
             return
-        lines = self._client_lines.feed(data) if data else [self._client_lines.flush()]
-        for line in lines:
-            if isinstance(line, Oversized):
-                self._unreadable(InvalidMessage(f"a message is over {self._client_lines.max_bytes} bytes"))
-            elif line and not line.isspace():
-                self._from_client(line + _NEWLINE, eager=False)
+        self._feed_client(data)
         if not data:
             self._unwatch_reads(self._stdin)
             self._client_gone = True
@@ -249,6 +261,15 @@ class PipeProxy:
             if self._stopped is not None and not self._stopped.done():
                 self._drain_timer = self._loop.call_later(self.config.drain_timeout, self._give_up)
         self._flush()
+
+    def _feed_client(self, data: bytes) -> None:
+        """Relay the whole lines in `data` (b"": the client's end of input, flushing its last line)."""
+        lines = self._client_lines.feed(data) if data else [self._client_lines.flush()]
+        for line in lines:
+            if isinstance(line, Oversized):
+                self._unreadable(InvalidMessage(f"a message is over {self._client_lines.max_bytes} bytes"))
+            elif line and not line.isspace():
+                self._from_client(line + _NEWLINE, eager=False)
 
     def _server_readable(self) -> None:
         data = self._read(self._server_fd)
@@ -290,10 +311,15 @@ class PipeProxy:
 
     def _from_client(self, line: bytes, *, eager: bool) -> None:
         """Relay one line (newline included) from the client; `eager`: write it out as soon as it is decided."""
+        if self.yielded is not None:  # the era gateway reads it
+            self.replay += line
+            return
         try:
             frame = read_frame(line)
         except InvalidMessage as error:
             self._unreadable(error)
+            return
+        if frame.kind == REQUEST and self._first_request and self._yields(frame, line):
             return
         if self._failed is not None:  # the server never started, or is gone: say so
             if frame.kind == REQUEST:
@@ -311,6 +337,18 @@ class PipeProxy:
             if cancelled is not None:
                 self._deadlines.pop(cancelled, None)
                 self._check_drained()
+
+    def _yields(self, frame: Frame, line: bytes) -> bool:
+        """On the client's first request: whether the relay yields to the era gateway (a 2026-07-28 client)."""
+        self._first_request = False
+        params = frame.body.get("params")
+        if self._yield_to_modern and front_era(frame.method, params if isinstance(params, dict) else None) == "modern":
+            self.yielded, self.replay = "modern", line
+            self._stop("era")
+            return True
+        if frame.method == INITIALIZE_METHOD and frame.id is not None:
+            self._initialize = (frame.id, line)
+        return False
 
     def _client_request(self, line: bytes, frame: Frame, eager: bool) -> None:
         request_id = frame.id
@@ -365,6 +403,8 @@ class PipeProxy:
                 logger.debug("rewrote %s for %s: %s", answer.pending.method, self.tracker.identity, answer.applied)
             self._settle(frame.id)
         elif kind == ERROR:
+            if self._refused(frame):
+                return
             if frame.id is not None and self.tracker.server_error(frame.id) is None:
                 logger.debug("dropped an upstream error for id %r, which is not in flight", frame.id)
                 return
@@ -378,6 +418,20 @@ class PipeProxy:
                 self._flush()
             if frame.method == PROGRESS_METHOD and kind == NOTIFICATION:
                 self._renew(frame)
+
+    def _refused(self, frame: Frame) -> bool:
+        """Whether this error refuses the client's `initialize` as a 2026-07-28-only server does, and the relay
+        yields to the era gateway (the error is kept from the client).
+        """
+        error = frame.body.get("error")
+        if not self._yield_on_refusal or self._initialize is None or frame.id != self._initialize[0]:
+            return False
+        if not isinstance(error, dict) or not refuses_handshake(error):
+            return False
+        self.tracker.server_error(frame.id)
+        self.yielded, self.replay = "refused", self._initialize[1]
+        self._stop("era")
+        return True
 
     def _answer_unreadable(self, line: bytes, problem: str) -> None:
         """An unreadable line that answers a request in flight: answer that request with an error now."""

@@ -104,16 +104,20 @@ class _Writer:
             self._restore = None
 
 
-async def _read_client(fd: int, sink: MemoryObjectSendStream[SessionMessage | Exception], max_bytes: int) -> None:
+async def _read_client(
+    fd: int, sink: MemoryObjectSendStream[SessionMessage | Exception], max_bytes: int, prefix: bytes = b""
+) -> None:
     reader, lines = _Reader(fd), LineBuffer(max_bytes)
     async with sink:
         try:
-            while chunk := await reader.read():
+            chunk = prefix
+            while chunk or (chunk := await reader.read()):
                 for line in lines.feed(chunk):
                     if isinstance(line, Oversized):
                         await sink.send(InvalidMessage(f"a message is over {max_bytes} bytes", value=line.size))
                     elif line.strip():
                         await sink.send(stream_item(line))
+                chunk = b""
             rest = lines.flush()
             if rest.strip():
                 await sink.send(stream_item(rest))
@@ -139,13 +143,18 @@ async def _write_client(fd: int, source: MemoryObjectReceiveStream[SessionMessag
 
 
 @asynccontextmanager
-async def open_stdio_front(max_bytes: int, *, stdin: int = 0, stdout: int = 1) -> AsyncIterator[FrontLink]:
-    """Serve the client on the `stdin`/`stdout` descriptors; on exit, finish writing (briefly) and stop reading."""
+async def open_stdio_front(
+    max_bytes: int, *, stdin: int = 0, stdout: int = 1, prefix: bytes = b""
+) -> AsyncIterator[FrontLink]:
+    """Serve the client on the `stdin`/`stdout` descriptors; on exit, finish writing (briefly) and stop reading.
+
+    `prefix`: bytes the client sent that were already read from `stdin` (they are read first).
+    """
     to_relay, from_client = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_client, from_relay = anyio.create_memory_object_stream[SessionMessage](QUEUE)
     written = anyio.Event()
     async with anyio.create_task_group() as group:
-        group.start_soon(_read_client, stdin, to_relay, max_bytes)
+        group.start_soon(_read_client, stdin, to_relay, max_bytes, prefix)
         group.start_soon(_write_client, stdout, from_relay, written)
         try:
             yield FrontLink(from_client, to_client)
