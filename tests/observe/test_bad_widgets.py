@@ -125,10 +125,12 @@ def test_hostile_widgets_end_within_their_limits() -> None:
     for key, run in runs.items():
         assert run.seconds <= limits.hard + 10.0, (key, run.seconds)  # teardown of a hung renderer is bounded too
     assert elapsed < len(HOSTILE) * (limits.hard + 10.0) / 2 + 30.0
-    assert runs["loop"].status == "timeout" and "OBS-HOSTILE-001" in _rules(runs["loop"])
-    assert runs["memory"].status == "crashed" and "OBS-HOSTILE-001" in _rules(runs["memory"])
+    assert runs["loop"].status == "timeout" and "OBS-HOSTILE-001" in _rules(runs["loop"]), runs["loop"]
+    # the renderer dies at V8's heap limit, or, on a busy machine, the run's limit comes first: either way it ended
+    assert runs["memory"].status in ("crashed", "timeout"), runs["memory"]
+    assert "OBS-HOSTILE-001" in _rules(runs["memory"])
     assert runs["dom"].status in ("blank", "timeout", "crashed")
-    assert runs["flood"].status == "flooded" and "OBS-HOSTILE-001" in _rules(runs["flood"])
+    assert runs["flood"].status == "flooded" and "OBS-HOSTILE-001" in _rules(runs["flood"]), runs["flood"]
     assert "OBS-NET-001" in _rules(runs["network"])
     net = next(issue.detail for issue in runs["network"].issues if issue.rule_id == "OBS-NET-001")
     assert "https://undeclared.example" in net and "127.0.0.1:9" in net
