@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from hostcompat.clients.detect import parse_client_spec
@@ -86,6 +87,26 @@ def test_the_text_report_says_the_verdict_with_the_proxy_in_front() -> None:
     assert "with `hostcompat proxy` in front, Codex: works" in text
     markdown = render_report(report_document([entry]), "markdown")
     assert "hostcompat proxy" in markdown and "Codex" in markdown
+
+
+def test_every_format_names_the_rules_that_fix_each_finding_and_the_fixed_verdict() -> None:
+    entry = check_snapshot(_snapshot(CODEX_BREAKS), CATALOG, host_ids=("codex", "claude"), client_rules=RULES)
+    document = report_document([entry])
+    fixed = entry["hosts"][0]["withProxy"]["fixed"]
+    assert fixed and entry["hosts"][0]["verdict"] != "works"
+    for fmt in ("text", "markdown"):
+        flat = " ".join(render_report(document, fmt).split())  # the text report wraps its lines
+        assert "with `hostcompat proxy` in front, Codex: works" in flat.replace("\\", ""), fmt
+        for rule in ("codex.round-annotation-priority", "codex.resource-link-to-text", *fixed):
+            assert rule in flat.replace("\\", ""), (fmt, rule)
+        assert "middleware in a Python server" in flat, fmt
+        assert "in front, Claude" not in flat, fmt  # no recommendation for a host the rules do not change
+    codex = json.loads(render_report(document, "json"))["servers"][0]["hosts"]
+    with_proxy = {host["hostId"]: host.get("withProxy") for host in codex}
+    assert with_proxy["claude"] is None
+    assert with_proxy["codex"]["verdict"] == "works"
+    assert set(with_proxy["codex"]["rules"]) == {"codex.round-annotation-priority", "codex.resource-link-to-text"}
+    assert with_proxy["codex"]["fixed"] == fixed
 
 
 def test_claude_desktop_blanking_a_widget_works_with_the_structured_content_mirrored() -> None:

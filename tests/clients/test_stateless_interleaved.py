@@ -43,11 +43,14 @@ def read_file(n: int) -> list[types.ContentBlock]:
 
 
 @asynccontextmanager
-async def serving() -> AsyncIterator[str]:
-    """The SDK's stateless streamable HTTP app with the middleware, behind a loopback socket; yields its URL."""
+async def serving(*, middleware: bool = True) -> AsyncIterator[str]:
+    """The SDK's stateless streamable HTTP app (with the middleware unless told otherwise), behind a loopback
+    socket; yields its URL.
+    """
     server = MCPServer("stateless")
     server.add_tool(read_file, name="read_file")
-    install(server, environ={})
+    if middleware:
+        install(server, environ={})
     app = server.streamable_http_app(stateless_http=True, json_response=True)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

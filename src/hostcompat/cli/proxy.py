@@ -125,7 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=ERA_CHOICES,
         default="auto",
         help="the client's protocol era: legacy (initialize, up to 2025-11-25), modern (2026-07-28, stateless), "
-        "or auto (from its first request, the default); stdio front only",
+        "or auto (from its first request, the default); the HTTP front (--listen) serves legacy clients only",
     )
     parser.add_argument(
         "--era-back",
@@ -151,6 +151,8 @@ def build_config(args: argparse.Namespace) -> ProxyConfig:
         raise InvalidInput("give the server either as a command after -- or as --upstream URL", value=command)
     if args.header and not args.upstream:
         raise InvalidInput("--header goes with --upstream", value=args.header)
+    if args.listen and args.era_front == "modern":
+        raise InvalidInput("the HTTP front (--listen) serves handshake-era clients: --era-front modern goes with stdio")
     if (args.allow_origin or args.allow_host) and not args.listen:
         given = args.allow_origin or args.allow_host
         raise InvalidInput("--allow-origin and --allow-host go with --listen", value=given)

@@ -71,16 +71,25 @@ class HostRow:
 
 @dataclass(frozen=True)
 class ProxiedRow:
-    """A host whose verdict hostcompat's client rules improve: its label, the verdict with them, and the rules."""
+    """A host whose verdict hostcompat's client rules improve: its label, the verdict with them, the rules, and the
+    findings they make go away.
+    """
 
     label: str
     verdict: str
     rules: tuple[str, ...]
+    fixed: tuple[str, ...] = ()
 
     @property
     def line(self) -> str:
-        """`with `hostcompat proxy` in front, Codex: works (client rules: …)`."""
-        return f"with `hostcompat proxy` in front, {self.label}: {self.verdict} (client rules: {', '.join(self.rules)})"
+        """`with `hostcompat proxy` in front, Codex: works (client rules: …; fixes …; or the middleware in a Python
+        server)`.
+        """
+        fixes = f"; fixes {', '.join(self.fixed)}" if self.fixed else ""
+        return (
+            f"with `hostcompat proxy` in front, {self.label}: {self.verdict} (client rules: {', '.join(self.rules)}"
+            f"{fixes}; or the same rules as middleware in a Python server)"
+        )
 
 
 @dataclass(frozen=True)
@@ -176,7 +185,8 @@ def _proxied_row(host: WireJSON) -> ProxiedRow | None:
     if not isinstance(proxy, Mapping):
         return None
     rules = tuple(str(rule) for rule in _items(proxy.get("rules")))
-    return ProxiedRow(str(host.get("hostLabel") or host.get("hostId")), str(proxy.get("verdict")), rules)
+    fixed = tuple(str(finding) for finding in _items(proxy.get("fixed")))
+    return ProxiedRow(str(host.get("hostLabel") or host.get("hostId")), str(proxy.get("verdict")), rules, fixed)
 
 
 def _host_row(host: WireJSON) -> HostRow:

@@ -117,6 +117,8 @@ def test_usage_errors_exit_2_with_a_message(capsys: pytest.CaptureFixture[str]) 
     assert "no.such-rule" in capsys.readouterr().err
     assert main(["--listen", "nowhere", "--", "node"]) == 2
     assert "HOST:PORT" in capsys.readouterr().err
+    assert main(["--listen", "127.0.0.1:0", "--era-front", "modern", "--", "node"]) == 2
+    assert "--era-front modern goes with stdio" in capsys.readouterr().err
 
 
 def test_uvloop_asked_for_where_it_is_missing_is_a_usage_error(

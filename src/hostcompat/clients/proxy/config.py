@@ -157,9 +157,11 @@ class ProxyConfig:
     allowed_hosts: tuple[str, ...] = ()
     """`Host` header values the HTTP front accepts besides loopback, its address and the allowed origins' hosts."""
     era_front: EraChoice = "auto"
-    """The protocol era of the client in front (stdio front); `auto`: from its first request."""
+    """The protocol era of the client in front; `auto`: from its first request (the HTTP front serves the handshake
+    era only)."""
     era_back: EraChoice = "auto"
-    """The protocol era of the server behind (stdio front); `auto`: asked once, on the client's first request."""
+    """The protocol era of the server behind; `auto`: asked once, on the client's first request (on the HTTP front:
+    once per session)."""
 
     def __post_init__(self) -> None:
         for name in ("request_timeout", "session_idle_timeout", "drain_timeout", "handshake_timeout"):

@@ -7,10 +7,14 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import TextContent, TextResourceContents
 
-from tests.clients.proxy.era._clients import MODERN_SERVER, connect, through_proxy
+from hostcompat.clients.proxy.config import ProxyConfig, stdio_upstream
+from hostcompat.clients.proxy.serve import http_proxy
+from tests.clients.proxy._support import BUNDLED
+from tests.clients.proxy.era._clients import CODEX, MODERN_SERVER, connect, sampling, through_proxy
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -69,3 +73,23 @@ async def test_a_modern_client_passes_straight_through_to_the_modern_server() ->
         assert client.protocol_version == "2026-07-28"
         assert text(await client.call_tool("ask_model", {"prompt": "?"})) == "model said: 42"
         assert text(await client.call_tool("whoami", {})) == "codex-mcp-client 0.148.0 elicitation,sampling"
+
+
+async def test_a_legacy_client_on_the_http_front_uses_the_modern_only_server() -> None:
+    config = ProxyConfig(stdio_upstream(MODERN_SERVER), rules=BUNDLED)
+    async with (
+        http_proxy(config) as proxy,
+        Client(proxy.url, mode="legacy", client_info=CODEX, sampling_callback=sampling) as client,
+    ):
+        assert client.protocol_version == "2025-11-25"
+        assert text(await client.call_tool("whoami", {})) == "codex-mcp-client 0.148.0 sampling"
+        assert text(await client.call_tool("ask_model", {"prompt": "6 x 7?"})) == "model said: 42"
+
+
+async def test_the_http_front_relays_as_is_when_the_server_is_said_to_speak_the_handshake_era() -> None:
+    config = ProxyConfig(stdio_upstream(MODERN_SERVER), rules=BUNDLED, era_back="legacy")
+    async with http_proxy(config) as proxy:
+        with pytest.raises(Exception) as caught:  # the server's own -32022 refusal reaches the client
+            async with Client(proxy.url, mode="legacy", client_info=CODEX):
+                pass
+    assert "2026-07-28 only" in repr(caught.value) or "2026-07-28 only" in str(caught.value.__cause__)

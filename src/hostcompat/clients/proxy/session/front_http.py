@@ -4,6 +4,10 @@ Each session runs on the SDK's `StreamableHTTPServerTransport` and is relayed to
 clients never share a profile, a rename map or an upstream connection. Requests are bounded in size, every request's
 Host and Origin headers are checked (`FrontGuard`), and an upstream is started only for a complete, valid
 `initialize` that passed those checks: nothing a refused or broken request sends costs a server process.
+
+A front session always opens with `initialize`, so its client speaks the handshake era; unless the config says the
+server does too (`era_back` legacy), each session's upstream sits behind the era gateway, which asks the server once
+and translates for a 2026-07-28-only one (or relays as is when it answers the handshake).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, MutableMapping
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 from uuid import uuid4
@@ -26,10 +30,11 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
-from hostcompat.clients.proxy.links import FrontLink, UpstreamOpener
+from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
 from hostcompat.clients.proxy.session.front_guard import FrontGuard
 from hostcompat.clients.proxy.session.front_opening import Refusal, read_opening, replay
 from hostcompat.clients.proxy.session.relay import ProxySession
+from hostcompat.clients.proxy.session.upstream import open_upstream
 
 logger = logging.getLogger(__name__)
 
@@ -80,10 +85,23 @@ class ProxyHttpApp:
         self.config = config
         self._guard = guard
         self._stderr = stderr
-        self._upstream = upstream
+        self._upstream = self._behind_gateway(upstream)
         self._sessions: dict[str, _Session] = {}
         self._group: TaskGroup | None = None
         self.asgi: ASGIApp = RequestBodyLimitMiddleware(self._handle, config.max_message_bytes)
+
+    def _behind_gateway(self, upstream: UpstreamOpener | None) -> UpstreamOpener | None:
+        """Each session's upstream, behind the era gateway unless the server is said to speak the handshake era."""
+        if self.config.era_back == "legacy":
+            return upstream
+        from hostcompat.clients.proxy.era.gateway import era_opener
+
+        stderr = self._stderr
+
+        def plain() -> AbstractAsyncContextManager[UpstreamLink]:
+            return open_upstream(self.config, stderr=stderr)
+
+        return era_opener(self.config, upstream or plain, "legacy", self.config.era_back)
 
     @property
     def session_count(self) -> int:
