@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 import uvicorn
 
+from hostcompat.clients.rules import load_bundled_rules
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.observe.browser import LAUNCH_ARGS, browser_status, find_chromium
 from hostcompat.pipeline import check_snapshot
@@ -38,10 +39,12 @@ BOARD = [sys.executable, "-m", "hostcompat.examples.board"]
 
 
 def big_report(servers: int) -> Any:
-    """`servers` copies of the board server's entry, each named apart, judged on every catalog host."""
+    """`servers` copies of the board server's entry, each named apart, judged on every catalog host (with the client
+    rules in front, as the page's checks are).
+    """
     catalog = load_catalog()
     snapshot = anyio.run(lambda: capture(parse_target(BOARD)))
-    entry = check_snapshot(snapshot, catalog, target={"display": "board"})
+    entry = check_snapshot(snapshot, catalog, target={"display": "board"}, client_rules=load_bundled_rules())
     entries = []
     for index in range(servers):
         copy = dict(entry)

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from hostcompat.cli.host_configs import MAX_CONFIG_BYTES, read_host_config
 from hostcompat.clients.rules import MAX_RULE_FILE_BYTES, load_rule_file
 from hostcompat.engine.catalog.load import MAX_CATALOG_BYTES, load_catalog
 from hostcompat.errors import CatalogError, InvalidHostConfig, InvalidInput, InvalidSnapshot
+from hostcompat.probe.host_configs import MAX_CONFIG_BYTES, read_host_config
 from hostcompat.probe.snapshot import read_snapshot
 from hostcompat.report.reader import MAX_REPORT_BYTES, read_report
 

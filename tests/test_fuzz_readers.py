@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostcompat.cli.host_configs import read_host_config
 from hostcompat.clients.rules import load_rule_file
 from hostcompat.engine.catalog.load import load_catalog
 from hostcompat.errors import HostCompatError
 from hostcompat.pipeline import WidgetBudget, check_snapshot
+from hostcompat.probe.host_configs import read_host_config
 from hostcompat.probe.snapshot import Snapshot, read_snapshot, snapshot_to_json
 from hostcompat.report import REPORT_FORMATS, read_report, render_report, report_document
 from tests.probe import strategies

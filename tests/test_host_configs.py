@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hostcompat.cli.host_configs import ServerConfig, parse_host_config, read_host_config
 from hostcompat.errors import HostCompatError, InvalidHostConfig
+from hostcompat.probe.host_configs import ServerConfig, parse_host_config, read_host_config
 
 
 def test_claude_desktop_config_lists_stdio_servers() -> None:

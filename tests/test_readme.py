@@ -48,3 +48,28 @@ def test_the_minimal_override_the_unknown_verdicts_point_to_is_documented_and_lo
     fix = record_fact_fix(catalog.get("postman"), "ui.mcpApps.features.serverTools", "the widget")
     assert "ui.mcpApps.features.serverTools of host 'postman'" in fix and OVERRIDE_HELP in fix
     assert "**Your own host facts** (`--catalog FILE`" in text  # the section the fix names
+
+
+REPORT_PARTS = (
+    "ServerEntry",
+    "HostEntry",
+    "FindingEntry",
+    "EvidenceEntry",
+    "WidgetEntry",
+    "NeedUseEntry",
+    "WithProxyEntry",
+)
+
+
+def test_every_key_of_the_report_document_is_documented() -> None:
+    """The README names each key of the report's top level, servers, hosts, findings, widgets and `withProxy` in
+    code, as the JSON Schema defines them: a key added to the document (`factSince`, `hostKind` …) is documented."""
+    from hostcompat.report.json_schema import report_schema
+
+    schema = report_schema()
+    text = README.read_text("utf-8")
+    keys = set(schema["properties"])
+    for part in REPORT_PARTS:
+        keys |= set(schema["$defs"][part]["properties"])
+    missing = sorted(key for key in keys if f"`{key}`" not in text)
+    assert missing == [], f"README does not document these report keys: {missing}"

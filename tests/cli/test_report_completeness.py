@@ -56,6 +56,27 @@ def findings(document: dict[str, Any]) -> set[tuple[str, str, str]]:
     }
 
 
+def said_of_the_host(text: str, label: str, host_id: str) -> str:
+    """`text` as a finding grouped over several hosts says it: its own host named "the host", its id `<host id>`."""
+    for name, word in ((label, "the host"), (host_id, "<host id>")):
+        text = re.sub(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])", word, text)
+    return re.sub(r"(^|[.!?:]\s+)the host", r"\1The host", text)
+
+
+def as_grouped(document: dict[str, Any]) -> dict[tuple[str, str, str], tuple[str, str, str]]:
+    """Each finding (rule, title, detail) and the same as a group of hosts prints it: either form must be printed."""
+    return {
+        (finding["ruleId"], finding["title"], finding["detail"]): (
+            finding["ruleId"],
+            said_of_the_host(finding["title"], host["hostLabel"], host["hostId"]),
+            said_of_the_host(finding["detail"], host["hostLabel"], host["hostId"]),
+        )
+        for server in document["servers"]
+        for host in server["hosts"]
+        for finding in host["findings"]
+    }
+
+
 def _plain(text: str) -> str:
     return " ".join(text.split())
 
@@ -77,12 +98,15 @@ def printed_in_text(text: str) -> set[tuple[str, str, str]]:
 
 def missing_from_text(document: dict[str, Any], text: str) -> list[tuple[str, str, str]]:
     printed = printed_in_text(text)
-    return sorted(key for key in findings(document) if (key[0], _plain(key[1]), _plain(key[2])) not in printed)
+    return sorted(
+        key
+        for key, grouped in as_grouped(document).items()
+        if not any((form[0], _plain(form[1]), _plain(form[2])) in printed for form in (key, grouped))
+    )
 
 
 def missing_from_markdown(document: dict[str, Any], markdown: str) -> list[tuple[str, str, str]]:
-    missing = []
-    for rule, title, detail in sorted(findings(document)):
+    def printed(rule: str, title: str, detail: str) -> bool:
         head = re.escape(f"- **{escape_markdown(rule)}** (")
         pattern = (
             head
@@ -92,9 +116,9 @@ def missing_from_markdown(document: dict[str, Any], markdown: str) -> list[tuple
             + re.escape(escape_markdown(detail))
             + r"\n"
         )
-        if not re.search(pattern, markdown):
-            missing.append((rule, title, detail))
-    return missing
+        return re.search(pattern, markdown) is not None
+
+    return sorted(key for key, grouped in as_grouped(document).items() if not (printed(*key) or printed(*grouped)))
 
 
 def unknown_lanes(document: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -144,15 +168,35 @@ def test_the_renderers_never_merge_findings_that_say_different_things() -> None:
         return {"ruleId": "APPS-CAP-002", "severity": "info", "title": title, "detail": detail, "tools": ["t"]}
 
     hosts = [
-        {"hostId": "a", "hostLabel": "A", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on A")]},
-        {"hostId": "b", "hostLabel": "B", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on B")]},
-        {"hostId": "c", "hostLabel": "C", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on A")]},
+        {"hostId": "a", "hostLabel": "A", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on Win")]},
+        {"hostId": "b", "hostLabel": "B", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on Mac")]},
+        {"hostId": "c", "hostLabel": "C", "verdict": "unknown", "lanes": {}, "findings": [finding("X", "on Win")]},
     ]
     document = cast(ReportDocument, {"servers": [{"server": {"name": "s"}, "hosts": hosts, "summary": {}}]})
     text, markdown = render_text(document), render_markdown(document)
     assert "hosts: A, C" in text and "hosts: B" in text
-    assert "on A" in text and "on B" in text
-    assert "on A" in markdown and "on B" in markdown
+    assert "on Win" in text and "on Mac" in text
+    assert "on Win" in markdown and "on Mac" in markdown
+
+
+def test_a_finding_that_names_its_own_host_groups_with_the_same_finding_on_others_said_of_the_host() -> None:
+    def host(host_id: str, label: str, detail: str) -> dict[str, Any]:
+        finding = {"ruleId": "APPS-RENDER-001", "severity": "degraded", "title": "t", "detail": detail}
+        finding["remediation"] = f"Try it on {label}, then record it for host '{host_id}'."
+        return {"hostId": host_id, "hostLabel": label, "verdict": "degraded", "lanes": {}, "findings": [finding]}
+
+    hosts = [
+        host("zed", "Zed", "Zed does not render it. Zed lists it."),
+        host("cline", "Cline", "Cline does not render it. Cline lists it."),
+        host("n8n", "n8n", "n8n does not render it. Zed lists it."),  # says something else of another host
+    ]
+    document = cast(ReportDocument, {"servers": [{"server": {"name": "s"}, "hosts": hosts, "summary": {}}]})
+    text, markdown = unwrapped(render_text(document)), render_markdown(document)
+    assert "hosts: Zed, Cline" in text and "hosts: n8n" in text
+    assert "The host does not render it. The host lists it." in text
+    assert "fix: Try it on the host, then record it for host '<host id>'." in text
+    assert "n8n does not render it. Zed lists it." in text  # a finding alone keeps its words
+    assert "The host does not render it." in markdown and "n8n does not render it." in markdown
 
 
 def _pdf_server() -> None:

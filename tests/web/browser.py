@@ -68,3 +68,21 @@ def screenshot(page: Any, name: str) -> Path:
     path = ARTIFACTS / name
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def chips(page: Any) -> set[tuple[str, str, str]]:
+    """The matrix's verdict chips: (server index, host id, verdict)."""
+    found = page.eval_on_selector_all(
+        "#matrix button.chip",
+        "els => els.map(e => [e.dataset.server, e.dataset.host, e.dataset.verdict])",
+    )
+    return {(str(s), str(h), str(v)) for s, h, v in found}
+
+
+def expected_chips(report: Any) -> set[tuple[str, str, str]]:
+    """The chips the matrix must show for a report the API returned: one per server and host it was judged on."""
+    return {
+        (str(index), host["hostId"], host["verdict"])
+        for index, server in enumerate(report["servers"])
+        for host in server["hosts"]
+    }

@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: one served app per module, and the example board server's snapshot."""
+"""Fixtures of the web tests: one served app per module, the example board server's snapshot, and the npm example
+servers' snapshots (probed once per session)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser import chromium
 from tests.web.support import Served, serving
 
 BOARD = [sys.executable, "-m", "hostcompat.examples.board"]
@@ -32,3 +34,17 @@ def board_snapshot() -> dict[str, Any]:
 
     with ThreadPoolExecutor(1) as pool:  # its own thread: sync Playwright runs a loop in this one
         return pool.submit(anyio.run, take).result()
+
+
+@pytest.fixture(scope="session")
+def npm_example_snapshots() -> dict[str, dict[str, Any]]:
+    from tests.web.examples import example_snapshots
+
+    with ThreadPoolExecutor(1) as pool:  # its own thread: sync Playwright runs a loop in this one
+        return pool.submit(example_snapshots).result()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b

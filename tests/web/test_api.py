@@ -111,3 +111,14 @@ def test_reports_are_kept_lru(board_snapshot: dict[str, Any]) -> None:
         ids = [s.check({"snapshot": board_snapshot})["id"] for _ in range(3)]
         assert s.request("GET", f"/api/reports/{ids[0]}")[0] == 404
         assert s.request("GET", f"/api/reports/{ids[2]}")[0] == 200
+
+
+def test_a_check_judges_each_host_again_with_the_client_rules_in_front(served: Served) -> None:
+    from tests.web.examples import proxied_snapshot
+
+    run = served.check({"snapshot": proxied_snapshot(), "hosts": ["codex", "claude"]})
+    hosts = {host["hostId"]: host for host in run["report"]["servers"][0]["hosts"]}
+    assert hosts["codex"]["verdict"] in ("degraded", "blocked")
+    assert hosts["codex"]["withProxy"]["verdict"] == "works"
+    assert hosts["codex"]["withProxy"]["fixed"]
+    assert "withProxy" not in hosts["claude"]

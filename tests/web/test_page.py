@@ -5,40 +5,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hostcompat.report import render_report
-from tests.web.browser import PWN_FLAG, chromium, screenshot, watched_page
+from tests.web.browser import PWN_FLAG, chips, expected_chips, screenshot, watched_page
 from tests.web.hostile import hostile_snapshot
 from tests.web.support import Served
 
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
-
-
-def _chips(page: Any) -> set[tuple[str, str, str]]:
-    found = page.eval_on_selector_all(
-        "#matrix button.chip",
-        "els => els.map(e => [e.dataset.server, e.dataset.host, e.dataset.verdict])",
-    )
-    return {(str(s), str(h), str(v)) for s, h, v in found}
-
-
-def _expected(report: Any) -> set[tuple[str, str, str]]:
-    return {
-        (str(index), host["hostId"], host["verdict"])
-        for index, server in enumerate(report["servers"])
-        for host in server["hosts"]
-    }
+_chips, _expected = chips, expected_chips
 
 
 def test_the_matrix_shows_exactly_the_verdicts_of_the_api(
@@ -211,7 +191,8 @@ def test_a_hostile_server_runs_no_script_in_the_html_report(
             summary.click()
         _assert_inert(page, dialogs)
         assert page.locator("article.widget table.needs").count() >= 1
+        screenshot(page, f"{name}.png")
         columns = page.locator(".matrix th.host:visible").count()
         page.select_option("#kind", index=1)  # the first kind: its hosts' columns stay, the others go
         assert 0 < page.locator(".matrix th.host:visible").count() < columns
-        screenshot(page, f"{name}.png")
+        screenshot(page, f"{name}-one-kind.png")

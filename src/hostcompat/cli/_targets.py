@@ -11,9 +11,8 @@ Parsing only: nothing here imports the `mcp` SDK, so `hostcompat check snapshot.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from hostcompat.cli.host_configs import ServerConfig
+    from hostcompat.probe.host_configs import ServerConfig
     from hostcompat.probe.target import Target
 from hostcompat.probe.limits import DEFAULT_LIMITS, Limits
 
@@ -143,7 +142,7 @@ def plan_targets(args: argparse.Namespace) -> list[Planned]:
             "--input gives values to --config and --registry entries, and no --config or --registry is given"
         )
     if configs:
-        from hostcompat.cli.host_configs import read_host_config
+        from hostcompat.probe.host_configs import read_host_config
     for config in configs:
         planned += [_from_config(server) for server in read_host_config(config, inputs=inputs) if not server.disabled]
     if registries:
@@ -250,39 +249,13 @@ def _is_url(text: str) -> bool:
 
 def _from_config(server: ServerConfig) -> Planned:
     """A config entry as a target, or as an error when it cannot be used as written or its command is missing."""
-    from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget
+    from hostcompat.probe.host_configs import config_target
 
     label = f"{server.name} ({Path(server.source).name})"
-    if server.error is not None:
-        return Planned(label, config=server.source, error=server.error)
     try:
-        if server.transport == "stdio":
-            assert server.command is not None  # a stdio ServerConfig without an error always has one
-            missing = _missing_command(server.command, server.env, server.cwd)
-            if missing is not None:
-                return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {missing}")
-            target: Target = StdioTarget(server.command, server.args, server.env, server.cwd)
-        else:
-            assert server.url is not None  # an http/sse ServerConfig without an error always has one
-            target = (HttpTarget if server.transport == "http" else SseTarget)(server.url, server.headers)
-    except InvalidInput as error:  # a value the target refuses (a NUL byte, a bad header name, a URL with no host)
-        return Planned(label, config=server.source, error=f"{server.source}: {server.name}: {error.message}")
-    return Planned(label, target, config=server.source)
-
-
-def _missing_command(command: str, env: Mapping[str, str], cwd: str | None) -> str | None:
-    """Why `command` cannot be started (not found, not executable), or None; found as the process would find it."""
-    if os.sep in command or (os.altsep is not None and os.altsep in command):
-        path = Path(cwd or ".", command) if not os.path.isabs(command) else Path(command)
-        if not path.is_file():
-            return f"command {command!r} not found"
-        return None if os.access(path, os.X_OK) else f"command {command!r} is not executable"
-    search = env.get("PATH", os.environ.get("PATH", os.defpath))
-    for directory in search.split(os.pathsep):
-        candidate = Path(directory or ".", command)
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return None
-    return f"command {command!r} not found on PATH"
+        return Planned(label, config_target(server), config=server.source)
+    except InvalidInput as error:  # InvalidHostConfig: the message names the file and the server
+        return Planned(label, config=server.source, error=error.message)
 
 
 __all__ = [

@@ -2,11 +2,15 @@
 event once: not again below the server's error that already quotes it).
 
 Findings group only when everything a report prints of them is the same (rule, severity, title, detail, fix, tools,
-resources, host fact): two findings that say different things are never merged, so no text drops one.
+resources, host fact): two findings that say different things are never merged, so no text drops one. A finding that
+names its own host (its label, or its id) says the same as another host's when only that name differs: "Cursor does
+not render …" and "Zed does not render …" group, and the group says "The host does not render …" with both hosts
+listed (a finding alone keeps its words).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
@@ -49,6 +53,40 @@ class UnknownReasons:
     reasons: tuple[str, ...]
 
 
+_LABEL: Final = "\x00host\x00"
+_ID: Final = "\x00id\x00"
+_NEUTRAL_FIELDS: Final = ("title", "detail", "remediation")
+
+
+def _own_name(name: str) -> re.Pattern[str] | None:
+    """A host's label or id as a whole name in text (not inside a longer word, path or id)."""
+    return re.compile(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])") if name.strip() else None
+
+
+def _neutral(finding: WireJSON, label: str, host_id: str) -> WireJSON:
+    """The finding with its own host's label and id, where its title, detail and fix name them, as placeholders."""
+    names = [(pattern, mark) for pattern, mark in ((_own_name(label), _LABEL), (_own_name(host_id), _ID)) if pattern]
+    out = dict(finding)
+    for field in _NEUTRAL_FIELDS:
+        value = finding.get(field)
+        if isinstance(value, str):
+            for pattern, mark in names:
+                value = pattern.sub(mark, value)
+            out[field] = value
+    return out
+
+
+def _said_of_the_host(finding: WireJSON) -> FindingEntry:
+    """A neutral finding in words: "the host" for the label ("The host" opening a sentence), `<host id>` for the id."""
+    out = dict(finding)
+    for field in _NEUTRAL_FIELDS:
+        value = finding.get(field)
+        if isinstance(value, str) and "\x00" in value:
+            value = re.sub(rf"(^|[.!?:]\s+){_LABEL}", r"\1The host", value)
+            out[field] = value.replace(_LABEL, "the host").replace(_ID, "<host id>")
+    return cast("FindingEntry", out)
+
+
 def _key(finding: WireJSON) -> tuple[Any, ...]:
     texts = tuple(str(finding.get(field)) if finding.get(field) is not None else None for field in _TEXT_FIELDS)
     lists = tuple(
@@ -59,24 +97,33 @@ def _key(finding: WireJSON) -> tuple[Any, ...]:
 
 
 def group_findings(hosts: Sequence[HostEntry]) -> list[FindingGroup]:
-    """Findings that print the same, with their hosts; worst severity first, then by rule id, else in host order."""
+    """Findings that print the same (but for the name of their own host), with their hosts; worst severity first,
+    then by rule id, else in host order.
+    """
     order: list[tuple[Any, ...]] = []
     first: dict[tuple[Any, ...], FindingEntry] = {}
+    neutral: dict[tuple[Any, ...], WireJSON] = {}
     where: dict[tuple[Any, ...], list[str]] = {}
     for host in _objects(hosts):
         label = str(host.get("hostLabel") or host.get("hostId"))
+        host_id = str(host.get("hostId") or "")
         findings = host.get("findings")
         for finding in findings if isinstance(findings, list) else ():
             if not isinstance(finding, Mapping):
                 continue  # a saved report is read as it is: what is not a finding is not printed as one
-            key = _key(finding)
+            said = _neutral(finding, label, host_id)
+            key = _key(said)
             if key not in first:
                 order.append(key)
                 first[key] = cast("FindingEntry", finding)
+                neutral[key] = said
                 where[key] = []
             if label not in where[key]:
                 where[key].append(label)
-    groups = [FindingGroup(first[key], tuple(where[key])) for key in order]
+    groups = [
+        FindingGroup(first[key] if len(where[key]) == 1 else _said_of_the_host(neutral[key]), tuple(where[key]))
+        for key in order
+    ]
     groups.sort(key=lambda g: (_SEVERITY_ORDER.get(str(g.finding.get("severity")), 3), str(g.finding.get("ruleId"))))
     return groups
 

@@ -36,7 +36,8 @@ h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-
 .matrix{overflow-x:auto;border:1px solid var(--line);border-radius:6px}
 table{border-collapse:collapse;width:100%}th,td{padding:6px 8px;border-bottom:1px solid var(--line);text-align:left;
 vertical-align:top}thead tr{background:var(--card)}thead th{font-weight:600;white-space:nowrap}
-.matrix th,.matrix td{padding:4px 3px;text-align:center}.matrix tbody th{text-align:left;padding:4px 8px}
+.matrix table{width:auto}.matrix th,.matrix td{padding:4px 3px;text-align:center}
+.matrix tbody th{text-align:left;padding:4px 8px;max-width:240px;overflow:hidden;text-overflow:ellipsis}
 .matrix thead th{vertical-align:bottom}.matrix th.host{writing-mode:vertical-rl;transform:rotate(180deg);
 font-weight:500;font-size:12px;padding:8px 2px}
 .chip{display:inline-block;min-width:1.6em;padding:1px 6px;border-radius:10px;font-size:12px;font-weight:600;
@@ -54,6 +55,7 @@ tbody th{white-space:nowrap;font-weight:500}.hidden,.off{display:none}.events li
 .widget{border:1px solid var(--line);border-radius:6px;background:var(--card);margin:6px 0}
 table.needs{margin:6px 0}table.needs th,table.needs td{padding:2px 8px;position:static}table.needs thead th{
 background:none;color:var(--muted);font-weight:500}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.proxy{color:var(--works)}
 """
 
 _SCRIPT: Final = """
@@ -211,15 +213,17 @@ def _matrix(servers: Sequence[WireJSON], hosts: Sequence[tuple[str, str, str]], 
                 cells.append(f'<td class="muted" data-kind="{key}">&ndash;</td>')
                 continue
             verdict = _verdict(host)
+            better = _proxied(host)
+            said = f"{verdict}; {better} with hostcompat proxy in front" if better else verdict
             cells.append(
                 f'<td data-kind="{key}"><a class="chip {verdict}" href="#s{index}-h{column}" '
-                f'data-verdict-of="{verdict}" title="{_text(label)}: {verdict}">{verdict[0].upper()}</a></td>'
+                f'data-verdict-of="{verdict}" title="{_text(label)}: {said}">{verdict[0].upper()}</a></td>'
             )
         name = f'<a href="#s{index}">{_text(_server_name(server))}</a>'
         worst = max((VERDICTS.index(_verdict(host)) for host in _hosts(server)), default=len(VERDICTS))
         rows.append(
             f'<tr data-order="{index}" data-worst="{worst}" data-name="{_text(_server_name(server))}">'
-            f'<th scope="row">{name}</th>{"".join(cells)}</tr>'
+            f'<th scope="row" title="{_text(_server_name(server))}">{name}</th>{"".join(cells)}</tr>'
         )
     return (
         f'<section class="matrix" aria-label="verdict matrix"><table><thead><tr><th scope="col">server</th>{head}'
@@ -232,6 +236,15 @@ def _verdict(host: WireJSON) -> str:
     return verdict if verdict in VERDICTS else "unknown"
 
 
+def _proxied(host: WireJSON) -> str | None:
+    """The host's verdict with hostcompat's client rules in front (`withProxy`), when they make it better."""
+    proxy = _obj(host.get("withProxy"))
+    verdict = str(proxy.get("verdict"))
+    if verdict not in VERDICTS or VERDICTS.index(verdict) >= VERDICTS.index(_verdict(host)):
+        return None
+    return verdict
+
+
 def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str, str]], kinds: Sequence[str]) -> str:
     info = _obj(server.get("server"))
     target = _obj(server.get("target"))
@@ -239,6 +252,8 @@ def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str
     kind_of = {host_id: _kind_key(kind, kinds) for host_id, _, kind in hosts}
     summary = _obj(server.get("summary"))
     counts = " &middot; ".join(f'<span class="chip {v}">{_count(summary.get(v))}</span> {v}' for v in VERDICTS)
+    groups = group_findings(cast("list[HostEntry]", _hosts(server)))
+    counts += f' <span class="muted">&middot; {len(groups)} distinct finding(s) across hosts</span>' if groups else ""
     parts = [
         f'<section id="s{index}"><h2>{_text(_server_name(server))}'
         f"{' ' + _text(info['version']) if info.get('version') else ''}</h2>",
@@ -262,8 +277,7 @@ def _server_section(index: int, server: WireJSON, hosts: Sequence[tuple[str, str
         parts.extend(_finding(finding) for finding in hygiene)
         parts.append("</div>")
     parts.append(_widgets(server))
-    groups = group_findings(cast("list[HostEntry]", _hosts(server)))
-    parts.append(f'<p class="muted">{len(groups)} distinct finding(s) across hosts.</p></section>')
+    parts.append("</section>")
     return "".join(parts)
 
 
@@ -272,12 +286,24 @@ def _host_block(index: int, column: int, host: WireJSON, kind: str) -> str:
     findings = [finding for finding in _items(host.get("findings")) if isinstance(finding, Mapping)]
     lanes = _obj(host.get("lanes"))
     reasons = [reason for lane in lanes.values() if isinstance(lane, Mapping) for reason in _items(lane.get("unknown"))]
-    why = "".join(f"<p class='muted'>unknown: {_text(reason)}</p>" for reason in reasons)
+    why = "".join(f"<p class='finding muted'>unknown: {_text(reason)}</p>" for reason in reasons)
+    better = _proxied(host)
+    if better is not None:
+        proxy = _obj(host.get("withProxy"))
+        rules = ", ".join(f"<code>{_text(rule)}</code>" for rule in _items(proxy.get("rules")))
+        fixed = ", ".join(f"<code>{_text(rule)}</code>" for rule in _items(proxy.get("fixed")))
+        why += (
+            f'<p class="finding proxy">With <code>hostcompat proxy</code> in front: <span class="chip {better}">'
+            f"{better}</span> (client rules {rules or 'for ' + _text(proxy.get('client', 'this host'))}"
+            f"{'; ' + fixed + ' go away' if fixed else ''}).</p>"
+        )
     body = "".join(_finding(finding) for finding in findings) or "<p class='finding muted'>No findings.</p>"
     return (
         f'<details class="host" id="s{index}-h{column}" data-verdict-of="{verdict}" data-kind="{kind}"><summary>'
         f'<span class="chip {verdict}">{verdict}</span> {_text(host.get("hostLabel") or host.get("hostId"))} '
-        f'<span class="muted">&middot; {len(findings)} finding(s)</span></summary>{why}{body}</details>'
+        f'<span class="muted">&middot; {len(findings)} finding(s)</span>'
+        f"{f' <span class=proxy>&middot; {better} with hostcompat proxy in front</span>' if better else ''}"
+        f"</summary>{why}{body}</details>"
     )
 
 

@@ -162,6 +162,7 @@ def render_rich(document: ReportDocument, stream: TextIO, *, width: int | None =
             )
         if server.hosts:
             console.print(table)
+            console.print()  # the verdict counts stand apart from the table, as the findings below them do
         for line in _server_tail(server, wrap):
             console.print(Text(line), crop=False, soft_wrap=True)
         console.print()

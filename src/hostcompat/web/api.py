@@ -151,7 +151,9 @@ def create_app(guard: Guard, catalog: Catalog, *, max_reports: int = DEFAULT_MAX
         wanted = parse_check_request(body)
         if wanted.live and not state.guard.token_ok(request.headers.get(TOKEN_HEADER)):
             raise ApiError(
-                403, "token-required", "probing a command or URL needs the token printed when the server started"
+                403,
+                "token-required",
+                "probing a command, a URL or a config file's servers needs the token printed when the server started",
             )
         host_ids = check_host_ids(wanted, state.catalog)
         run = state.store.new()

@@ -6,6 +6,11 @@ from hostcompat._version import __version__
 from hostcompat.wire_json import WireObject
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
+_CONFIG = (
+    "a host config file (claude_desktop_config.json, .mcp.json, .vscode/mcp.json, Zed settings.json, Codex "
+    "config.toml …): every enabled server in it is probed and checked; its ${env:NAME} variables resolve from the "
+    "server's environment"
+)
 
 
 def _json(schema: WireObject, description: str) -> WireObject:
@@ -26,7 +31,8 @@ def openapi_document() -> WireObject:
             "title": "hostcompat serve",
             "version": __version__,
             "description": "Local API of the compatibility page. Every request must carry this server's own Host and "
-            "no foreign Origin. Probing a command or URL needs the start-up token in the X-Hostcompat-Token header.",
+            "no foreign Origin. Probing a command, a URL or a config file's servers needs the start-up token in the "
+            "X-Hostcompat-Token header.",
         },
         "paths": {
             "/api/hosts": {
@@ -37,7 +43,7 @@ def openapi_document() -> WireObject:
             },
             "/api/check": {
                 "post": {
-                    "summary": "Start a check of a snapshot, a URL or a command",
+                    "summary": "Start a check of a snapshot, a URL, a command or every server of a host config file",
                     "parameters": [
                         {"name": "X-Hostcompat-Token", "in": "header", "required": False, "schema": {"type": "string"}}
                     ],
@@ -94,12 +100,27 @@ def openapi_document() -> WireObject:
                 },
                 "CheckRequest": {
                     "type": "object",
-                    "description": "exactly one of snapshot, url and command",
+                    "description": "exactly one of snapshot, url, command and config",
                     "properties": {
                         "snapshot": {"type": "object", "description": "a snapshot document (hostcompat snapshot)"},
                         "url": {"type": "string", "format": "uri"},
                         "command": {
                             "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]
+                        },
+                        "config": {
+                            "type": "object",
+                            "description": _CONFIG,
+                            "required": ["text"],
+                            "properties": {
+                                "text": {"type": "string", "description": "the file's content"},
+                                "name": {"type": "string", "description": "the file's name (.toml: Codex)"},
+                            },
+                            "additionalProperties": False,
+                        },
+                        "inputs": {
+                            "type": "object",
+                            "additionalProperties": {"type": "string"},
+                            "description": "the values of the config's VS Code ${input:NAME} variables",
                         },
                         "hosts": {"type": "array", "items": {"type": "string"}},
                     },

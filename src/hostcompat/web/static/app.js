@@ -78,14 +78,33 @@
       .then(function (started) { return follow(started, label); })
       .catch(function (error) { status(error.message, true); });
   }
+  // a host config lists servers (mcpServers, servers, context_servers; Codex: TOML; VS Code and Zed: JSON with
+  // comments); a snapshot has a schemaVersion. The server reads either strictly and names what is wrong.
+  var CONFIG_KEYS = ["mcpServers", "servers", "context_servers"];
+  function fileKind(name, text) {
+    if (/\.toml$/i.test(name)) return { kind: "config" };
+    var data;
+    try { data = JSON.parse(text); } catch (e) {
+      if (CONFIG_KEYS.some(function (k) { return text.indexOf('"' + k + '"') >= 0; })) return { kind: "config" };
+      return { error: "that file is neither JSON nor a host config: " + e.message };
+    }
+    var object = data !== null && typeof data === "object" && !Array.isArray(data);
+    if (object && data.schemaVersion === undefined && CONFIG_KEYS.some(function (k) { return k in data; })) return { kind: "config" };
+    return { kind: "snapshot", value: data };
+  }
   $("upload-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var file = $("snapshot-file").files[0];
-    if (!file) { status("choose a snapshot file first", true); return; }
+    if (!file) { status("choose a snapshot or host config file first", true); return; }
     file.text().then(function (text) {
-      var snapshot;
-      try { snapshot = JSON.parse(text); } catch (e) { status("that file is not JSON: " + e.message, true); return; }
-      return start({ snapshot: snapshot }, false, file.name);
+      var found = fileKind(file.name, text);
+      if (found.error) { status(found.error, true); return; }
+      if (found.kind === "snapshot") return start({ snapshot: found.value }, false, file.name);
+      if (!token) {
+        status("a config file starts the servers it lists: open the address printed by hostcompat serve (with its token) to check it", true);
+        return;
+      }
+      return start({ config: { name: file.name, text: text } }, true, file.name);
     });
   });
   $("live-form").addEventListener("submit", function (event) {
@@ -119,11 +138,33 @@
   document.querySelectorAll("input[data-verdict]").forEach(function (box) { box.addEventListener("change", render); });
 
   function servers(doc) { return Array.isArray(doc && doc.servers) ? doc.servers : []; }
+  function reportLabel(doc) {
+    var names = servers(doc).map(serverName);
+    if (names.length <= 1) return names[0] || "empty report";
+    return names.length + " servers: " + names.slice(0, 2).join(", ") + (names.length > 2 ? ", …" : "");
+  }
+  // the verdict with hostcompat's client rules in front, when they make it better
+  var PROXY = "hostcompat proxy";
+  function proxied(host) {
+    var p = host.withProxy;
+    if (!p || typeof p !== "object" || RANK[safeVerdict(p.verdict)] === undefined) return null;
+    return RANK[safeVerdict(p.verdict)] < RANK[safeVerdict(host.verdict)] ? p : null;
+  }
   function hostsOf(server) { return Array.isArray(server.hosts) ? server.hosts : []; }
+  // a config's server goes by its entry's name (two entries may run the same server); others by the server's name
   function serverName(server) {
     var info = server.server || {};
     var target = server.target || {};
+    if (target.config && target.display) {
+      var suffix = " (" + String(target.config) + ")", display = String(target.display);
+      return display.slice(-suffix.length) === suffix ? display.slice(0, -suffix.length) : display;
+    }
     return String(info.name || target.display || "server");
+  }
+  function serverTitle(server) {
+    var info = server.server || {}, target = server.target || {};
+    return [serverName(server), info.name && info.name !== serverName(server) ? "server " + info.name : "",
+      target.config ? "from " + target.config : ""].filter(Boolean).join(" · ");
   }
   function verdictFor(host, lane) {
     if (lane !== "all" && host.lanes && host.lanes[lane]) return safeVerdict(host.lanes[lane].verdict);
@@ -182,17 +223,20 @@
       if (!all && !server.error && !hostsOf(server).some(function (h) {
         return cols.some(function (c) { return c.id === String(h.hostId); }) && show[verdictFor(h, lane)];
       })) { hiddenRows++; return; }
-      var tr = el("tr", { "data-server": row.index }, [el("th", { scope: "row", text: serverName(server), title: serverName(server) })]);
+      var tr = el("tr", { "data-server": row.index }, [el("th", { scope: "row", text: serverName(server), title: serverTitle(server) })]);
       if (server.error) tr.appendChild(el("td", { colspan: Math.max(cols.length, 1), className: "error", text: String(server.error) }));
       else cols.forEach(function (c) {
         var host = hostsOf(server).filter(function (h) { return String(h.hostId) === c.id; })[0];
         var td = el("td");
         if (host) {
           var v = verdictFor(host, lane);
+          var better = lane === "all" ? proxied(host) : null;
+          var said = v + (better ? "; " + safeVerdict(better.verdict) + " with " + PROXY + " in front" : "");
           var chip = el("button", {
-            type: "button", className: "chip " + v + (show[v] ? "" : " faded"), "data-verdict": v, "data-host": c.id,
+            type: "button", className: "chip " + v + (better ? " proxy" : "") + (show[v] ? "" : " faded"),
+            "data-verdict": v, "data-host": c.id,
             "data-server": row.index, "aria-pressed": isSelected(row.index, c.id) ? "true" : "false",
-            "aria-label": serverName(server) + " on " + c.label + ": " + v, title: c.label + ": " + v,
+            "aria-label": serverName(server) + " on " + c.label + ": " + said, title: c.label + ": " + said,
             text: v.charAt(0).toUpperCase()  // W, D, B, U as in the HTML report; the colour and the title say more
           });
           chip.addEventListener("click", function () { state.selected = { server: row.index, host: c.id }; render(); $("detail").focus(); });
@@ -202,7 +246,7 @@
       });
       body.appendChild(tr);
     });
-    box.appendChild(el("table", {}, [el("thead", {}, [head]), body]));
+    box.appendChild(el("table", { "data-report": report.id }, [el("thead", {}, [head]), body]));
     if (hiddenRows) box.appendChild(el("p", { className: "muted note", text: hiddenRows + " server(s) with no verdict the filters show are hidden." }));
   }
   function isSelected(server, host) { return state.selected && state.selected.server === server && state.selected.host === host; }
@@ -227,13 +271,26 @@
     box.appendChild(el("p", { className: "muted", text: "kind: " + kindOf(host) + " · apps lane: " +
       safeVerdict((lanes.apps || {}).verdict) + " · server lane: " + safeVerdict((lanes.server || {}).verdict) +
       " · weakest provenance: " + String(host.provenance || "none") }));
+    var better = proxied(host);
+    if (better) {
+      var rules = Array.isArray(better.rules) ? better.rules.map(String) : [];
+      var fixed = Array.isArray(better.fixed) ? better.fixed.map(String) : [];
+      box.appendChild(el("p", { className: "proxy-note" }, [
+        document.createTextNode("With "), el("code", { text: PROXY }), document.createTextNode(" in front: "),
+        el("span", { className: "chip " + safeVerdict(better.verdict), text: safeVerdict(better.verdict) }),
+        document.createTextNode(clean(" — its client rules for " + String(better.client || "this host") +
+          (rules.length ? " (" + rules.join(", ") + ")" : "") + " rewrite what the server sends" +
+          (fixed.length ? ", and " + fixed.join(", ") + " go away." : ".")))
+      ]));
+    }
     ["apps", "server"].forEach(function (name) {
       var why = Array.isArray((lanes[name] || {}).unknown) ? lanes[name].unknown : [];
       why.forEach(function (reason) { box.appendChild(el("p", { className: "muted", text: name + " lane unknown: " + String(reason) })); });
     });
     var findings = (Array.isArray(host.findings) ? host.findings : []).filter(function (f) { return lane === "all" || f.lane === lane; });
     if (!findings.length) box.appendChild(el("p", { className: "empty", text: lane === "all" ? "No findings on this host." : "No findings in the " + lane + " lane on this host." }));
-    findings.forEach(function (f) { box.appendChild(finding(f)); });
+    var fixedIds = better && Array.isArray(better.fixed) ? better.fixed.map(String) : [];
+    findings.forEach(function (f) { box.appendChild(finding(f, fixedIds.indexOf(String(f.ruleId)) >= 0)); });
     var seen = widgets(server, host);
     if (seen) box.appendChild(seen);
     var hygiene = Array.isArray(server.hygiene) ? server.hygiene : [];
@@ -247,7 +304,7 @@
       box.appendChild(el("ul", {}, events.map(function (e) { return el("li", { text: String(e.code) + ": " + String(e.message) }); })));
     }
   }
-  function finding(f) {
+  function finding(f, fixedByProxy) {
     var sev = ["blocker", "degraded", "info"].indexOf(f.severity) >= 0 ? f.severity : "info";
     var rows = [];
     function row(name, value) { if (value !== undefined && value !== null && value !== "") rows.push(el("dt", { text: name }), el("dd", { text: String(value) })); }
@@ -264,7 +321,8 @@
         e.snippet ? el("pre", { text: String(e.snippet) }) : null]);
     });
     return el("article", { className: "finding", "data-lane": String(f.lane) }, [
-      el("h4", {}, [el("span", { className: "chip " + sev, text: sev }), document.createTextNode(" " + clean(f.title))]),
+      el("h4", {}, [el("span", { className: "chip " + sev, text: sev }), document.createTextNode(" " + clean(f.title)),
+        fixedByProxy ? el("span", { className: "tag", text: "goes away with " + PROXY + " in front" }) : null]),
       el("p", { text: String(f.detail || "") }),
       el("dl", {}, rows),
       evidence.length ? el("ul", {}, evidence) : null
@@ -341,6 +399,7 @@
     if (!rows.length) { box.appendChild(el("p", { text: "No verdict changed." })); return; }
     var worse = rows.filter(function (r) { return r.className === "worse"; }).length;
     box.appendChild(el("p", { text: rows.length + " verdict(s) changed: " + worse + " worse, " + (rows.length - worse) + " better." }));
+    box.appendChild(el("p", { className: "muted", text: "Verdicts rank works, unknown, degraded, blocked: unknown counts as better than degraded, as nothing is known to break there." }));
     var head = el("tr", {}, ["server", "host", "verdict", "change"].map(function (h) { return el("th", { scope: "col", text: h }); }));
     box.appendChild(el("table", {}, [el("thead", {}, [head]), el("tbody", {}, rows)]));
   }
@@ -352,7 +411,7 @@
     Object.keys(kinds).sort().forEach(function (k) { $("kind").appendChild(el("option", { value: k, text: k })); });
     var first = params.get("report");
     if (first) return api("GET", "/api/reports/" + encodeURIComponent(first)).then(function (run) {
-      if (run.report) addReport(run.id, "report " + run.id.slice(0, 6), run.report);
+      if (run.report) addReport(run.id, reportLabel(run.report), run.report);
       if (run.error) status("the check failed: " + run.error, true);
     });
   }).catch(function (error) { status(error.message, true); }).then(function () {

@@ -15,7 +15,11 @@ The `mcpServers` shape also takes Claude Code's `${NAME}` and `${NAME:-default}`
 cannot be read as a server list is an `InvalidHostConfig`; one server entry that cannot be used as written (a
 variable that cannot be resolved, a field of the wrong type) is that entry's `error`, and the others stay usable.
 
-Pure: parsing takes the file's text and path; only `read_host_config` touches the file system.
+Pure: parsing takes the file's text and path; only `read_host_config` touches the file system, and
+`config_target` (which looks a command up on the `PATH`, as the process would, to refuse one that is not there).
+
+Below both faces: `hostcompat check --config` and `POST /api/check` (a config file uploaded to `hostcompat serve`)
+read config files the same way.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from hostcompat.errors import InvalidHostConfig
+from hostcompat.errors import InvalidHostConfig, InvalidInput
+
+if TYPE_CHECKING:
+    from hostcompat.probe.target import Target
 
 ConfigFormat = Literal["mcpServers", "vscode", "zed", "codex"]
 TransportKind = Literal["stdio", "http", "sse"]
@@ -328,12 +335,56 @@ def _parse_codex(text: str, source: str) -> list[ServerConfig]:
     return _servers(servers, source, "mcp_servers", "codex", {})
 
 
+def config_target(server: ServerConfig) -> Target:
+    """A usable config entry as the target to probe.
+
+    Raises:
+        InvalidHostConfig: the entry cannot be used as written (its `error`), its command is not found or not
+            executable, or the target refuses a value (a NUL byte, a bad header name, a URL with no host); the
+            message names the file and the server.
+    """
+    from hostcompat.probe.target import HttpTarget, SseTarget, StdioTarget
+
+    if server.error is not None:
+        raise InvalidHostConfig(server.error, value=server.name)
+    try:
+        if server.transport == "stdio":
+            assert server.command is not None  # a stdio ServerConfig without an error always has one
+            missing = missing_command(server.command, server.env, server.cwd)
+            if missing is not None:
+                raise InvalidHostConfig(f"{server.source}: {server.name}: {missing}", value=server.command)
+            return StdioTarget(server.command, server.args, server.env, server.cwd)
+        assert server.url is not None  # an http/sse ServerConfig without an error always has one
+        return (HttpTarget if server.transport == "http" else SseTarget)(server.url, server.headers)
+    except InvalidHostConfig:
+        raise
+    except InvalidInput as error:
+        raise InvalidHostConfig(f"{server.source}: {server.name}: {error.message}", value=server.name) from error
+
+
+def missing_command(command: str, env: Mapping[str, str], cwd: str | None) -> str | None:
+    """Why `command` cannot be started (not found, not executable), or None; found as the process would find it."""
+    if os.sep in command or (os.altsep is not None and os.altsep in command):
+        path = Path(cwd or ".", command) if not os.path.isabs(command) else Path(command)
+        if not path.is_file():
+            return f"command {command!r} not found"
+        return None if os.access(path, os.X_OK) else f"command {command!r} is not executable"
+    search = env.get("PATH", os.environ.get("PATH", os.defpath))
+    for directory in search.split(os.pathsep):
+        candidate = Path(directory or ".", command)
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return None
+    return f"command {command!r} not found on PATH"
+
+
 __all__ = [
     "ConfigFormat",
     "InvalidHostConfig",
     "MAX_CONFIG_BYTES",
     "ServerConfig",
     "TransportKind",
+    "config_target",
+    "missing_command",
     "parse_host_config",
     "read_host_config",
 ]
