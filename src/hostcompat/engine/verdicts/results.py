@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, Provenance, Severity, cut_snippet, parse_enum
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.server.digest import ServerDigest
@@ -118,7 +119,7 @@ def _cited(judged: Judgement, declared: Sequence[str]) -> tuple[Evidence, ...]:
     if judged.evidence:
         return judged.evidence
     tools = [tool for tool in judged.tools if tool in declared] or list(judged.tools)
-    return tuple(Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema") for tool in tools[:MAX_EVIDENCE])
+    return tuple(make_evidence(f"tools/list:{cut_snippet(tool)}", "outputSchema") for tool in tools[:MAX_EVIDENCE])
 
 
 def _structured_content_fix(lane: LaneBuilder) -> str:
@@ -182,7 +183,7 @@ def _content_type(server: ServerDigest, lane: LaneBuilder, kind: str, path: str)
     fix, rewrites = CONTENT_FIXES[kind]
     how = "does not handle" if fact.value == "unsupported" else "handles only partly"
     evidence = judged.evidence or tuple(
-        Evidence(f"call:{cut_snippet(tool)}", detail=f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
+        make_evidence(f"call:{cut_snippet(tool)}", f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
     )
     lane.findings.append(
         finding_for(
