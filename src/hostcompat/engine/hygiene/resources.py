@@ -33,10 +33,11 @@ from hostcompat.apps.openai.mapping import (
     OPENAI_WIDGET_PREFERS_BORDER,
     openai_conflicts,
 )
-from hostcompat.apps.resource import content_hash, decode_html_blob
+from hostcompat.apps.resource import content_hash, decode_html_blob, html_byte_size
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.hygiene.sent_methods import sent_ui_methods
 from hostcompat.engine.server.tool_meta import preview_value
 from hostcompat.errors import EmptyResource, HostCompatError, InvalidInput, InvalidOpenAIMeta, ResourceTooLarge
 from hostcompat.wire_json import WireJSON, WireValue
@@ -276,7 +277,7 @@ class _Check:
 
     def document_rules(self, html: str) -> None:
         source = f"widget:{self.uri}"
-        size = len(html.encode("utf-8"))
+        size = html_byte_size(html)  # in pieces: encoded whole, a big widget cost a transient copy of 4x its size
         if size > MAX_HTML_BYTES:
             detail = f"the HTML is {size} bytes, over the {MAX_HTML_BYTES}-byte budget."
             self.add("RES-SIZE-001", detail, _FIX_SIZE, Evidence(source, detail=f"{size} bytes"))
@@ -293,7 +294,7 @@ class _Check:
         answers it, so whatever the widget waits for never comes.
         """
         seen: set[str] = set()
-        for match in _SENT_UI_METHOD.finditer(html):
+        for match in sent_ui_methods(html):
             group = 1 if match.group(1) is not None else 2
             method = match.group(group)
             if method in KNOWN_UI_METHODS or method in seen or len(seen) >= _MAX_BRIDGE_NAMES:
@@ -315,11 +316,6 @@ class _Check:
             )
 
 
-_SENT_UI_METHOD = re.compile(
-    r"""["']?\bmethod["']?\s*:\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
-    r"""|\b(?:request|notify|send(?:Request|Notification)?)\(\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
-)
-"""A `ui/…` method the widget sends: a JSON-RPC `method:` value, or the first argument of a send helper."""
 KNOWN_UI_METHODS: Final = frozenset(spec.name for spec in METHODS)
 """Every method the MCP Apps bridge defines (both directions)."""
 _MAX_BRIDGE_NAMES: Final = 20
@@ -358,11 +354,11 @@ def _looks_like_document(prefix: str) -> bool:
 
 
 def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    """Whether `text` encodes to UTF-8: it holds no lone surrogate (searched for, not encoded: no copy)."""
+    return _SURROGATE.search(text) is None
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def check_resource_list(resources: Sequence[WireValue] | None) -> dict[str, WireJSON]:
