@@ -39,7 +39,14 @@ from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.hygiene.sent_methods import sent_ui_methods
 from hostcompat.engine.server.tool_meta import preview_value
-from hostcompat.errors import EmptyResource, HostCompatError, InvalidInput, InvalidOpenAIMeta, ResourceTooLarge
+from hostcompat.errors import (
+    EmptyResource,
+    HostCompatError,
+    InvalidInput,
+    InvalidOpenAIMeta,
+    NotUTF8,
+    ResourceTooLarge,
+)
 from hostcompat.wire_json import WireJSON, WireValue
 
 HTML_SNIFF_CHARS: Final = 65_536
@@ -121,6 +128,8 @@ class _Check:
         self.uri = uri
         self.use = use
         self.findings: list[Finding] = []
+        self.text_hash: str | None = None
+        """The content hash of the text `html_of` last returned (None for a decoded blob)."""
 
     def add(self, rule_id: str, detail: str, remediation: str, *evidence: Evidence) -> None:
         self.findings.append(
@@ -225,7 +234,7 @@ class _Check:
         if html is None:
             return
         self.document_rules(html)
-        actual = content_hash(html)
+        actual = content_hash(html) if self.text_hash is None else self.text_hash
         for ui, where in ((content_ui, source), (listing_ui, f"resource:{self.uri}")):
             declared = None if ui is None else ui.content_hash
             if declared is not None and _HASH.match(declared) and declared != actual:
@@ -235,6 +244,7 @@ class _Check:
 
     def html_of(self, item: WireJSON, source: str) -> str | None:
         """The item's HTML (from `text` or a decoded `blob`), or None after a finding saying why not."""
+        self.text_hash = None
         text, blob = item.get("text"), item.get("blob")
         if (text is None) == (blob is None):
             which = "both text and blob" if text is not None else "neither text nor blob"
@@ -245,7 +255,9 @@ class _Check:
                 detail = f"text is {preview_value(text)}, not a string."
                 self.add("RES-CONTENT-001", detail, _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
-            if not _is_utf8(text):
+            try:
+                self.text_hash = content_hash(text)  # one pass: hashing encodes, which fails on a lone surrogate
+            except NotUTF8:
                 self.add("RES-CONTENT-002", "text is not valid UTF-8.", _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
             return text
@@ -281,7 +293,7 @@ class _Check:
         if size > MAX_HTML_BYTES:
             detail = f"the HTML is {size} bytes, over the {MAX_HTML_BYTES}-byte budget."
             self.add("RES-SIZE-001", detail, _FIX_SIZE, Evidence(source, detail=f"{size} bytes"))
-        if not html.strip():
+        if not html or html.isspace():  # as `not html.strip()`, without copying the page
             self.add("RES-HTML-001", "the HTML is empty.", _FIX_HTML, Evidence(source, offset=0, line=1, snippet=""))
         elif not _looks_like_document(html[:HTML_SNIFF_CHARS]):
             detail = f"no <!DOCTYPE html> or <html> element in its first {HTML_SNIFF_CHARS} characters."
@@ -351,14 +363,6 @@ def _looks_like_document(prefix: str) -> bool:
     except (AssertionError, ValueError):  # older html.parser versions assert on some malformed markup
         return bool(sniffer.is_document)
     return bool(sniffer.is_document)
-
-
-def _is_utf8(text: str) -> bool:
-    """Whether `text` encodes to UTF-8: it holds no lone surrogate (searched for, not encoded: no copy)."""
-    return _SURROGATE.search(text) is None
-
-
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def check_resource_list(resources: Sequence[WireValue] | None) -> dict[str, WireJSON]:
