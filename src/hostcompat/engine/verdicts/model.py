@@ -199,11 +199,11 @@ def provenance_of(fact: Fact) -> Provenance:
 
 def weakest_fact(facts: Iterable[Fact | None]) -> Fact | None:
     """The least trusted of `facts` (None entries skipped), the first one on a tie."""
-    found: Fact | None = None
-    for fact in facts:
-        if fact is not None and (found is None or _TRUST.get(fact.provenance, -1) < _TRUST.get(found.provenance, -1)):
-            found = fact
-    return found
+    present = [fact for fact in facts if fact is not None]
+    if not present:
+        return None
+    ranks = [_TRUST.get(fact.provenance, -1) for fact in present]
+    return present[ranks.index(min(ranks))]  # the first of the least trusted
 
 
 def fact_evidence(host: HostProfile, path: str, fact: Fact | None) -> Evidence:
