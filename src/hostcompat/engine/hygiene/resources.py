@@ -333,6 +333,10 @@ KNOWN_UI_METHODS: Final = frozenset(spec.name for spec in METHODS)
 _MAX_BRIDGE_NAMES: Final = 20
 
 
+_HTML5_DOCTYPE: Final = re.compile(r"[ \t\r\n]*<!doctype[ \t\r\n]+html[ \t\r\n]*>", re.IGNORECASE)
+"""The usual opening of a page, which the sniffer would read as a document: checked first, without the parser."""
+
+
 @functools.cache
 def _sniffer_class() -> type[Any]:
     """The HTML sniffer class, built on first use (html.parser is not worth importing for servers without UI)."""
@@ -357,6 +361,8 @@ def _sniffer_class() -> type[Any]:
 
 
 def _looks_like_document(prefix: str) -> bool:
+    if _HTML5_DOCTYPE.match(prefix):
+        return True  # what the parser says of a page opening with <!DOCTYPE html>, without importing html.parser
     sniffer = _sniffer_class()()
     try:
         sniffer.feed(prefix)
