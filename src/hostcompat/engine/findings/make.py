@@ -23,23 +23,6 @@ from hostcompat.engine.findings.model import (
     cut_snippet,
 )
 
-_FINDING_FIELDS: Final = (
-    "rule_id",
-    "lane",
-    "severity",
-    "title",
-    "detail",
-    "remediation",
-    "tools",
-    "evidence",
-    "provenance",
-    "fact_source",
-    "fact_date",
-    "resources",
-    "fact_since",
-    "fact_fixed_in",
-)
-
 
 def make_finding(
     rule_id: str,
@@ -84,13 +67,27 @@ def make_finding(
         and (fact_since is None or (type(fact_since) is str and 0 < len(fact_since) <= MAX_TEXT_CHARS))
         and (fact_fixed_in is None or (type(fact_fixed_in) is str and 0 < len(fact_fixed_in) <= MAX_TEXT_CHARS))
         and _STR_TYPE.issuperset(map(type, tools))
-        and _STR_TYPE.issuperset(map(type, resources))
+        and (not resources or _STR_TYPE.issuperset(map(type, resources)))
         and _EVIDENCE_TYPE.issuperset(map(type, evidence))
     ):
         finding = object.__new__(Finding)
-        fields = (rule_id, lane, severity, title, detail, remediation, tools, evidence, provenance, fact_source)
-        more = (fact_date, resources, fact_since, fact_fixed_in)
-        object.__setattr__(finding, "__dict__", dict(zip(_FINDING_FIELDS, (*fields, *more), strict=True)))
+        fields = {
+            "rule_id": rule_id,
+            "lane": lane,
+            "severity": severity,
+            "title": title,
+            "detail": detail,
+            "remediation": remediation,
+            "tools": tools,
+            "evidence": evidence,
+            "provenance": provenance,
+            "fact_source": fact_source,
+            "fact_date": fact_date,
+            "resources": resources,
+            "fact_since": fact_since,
+            "fact_fixed_in": fact_fixed_in,
+        }
+        object.__setattr__(finding, "__dict__", fields)
         return finding
     return Finding(
         rule_id=rule_id,
