@@ -172,8 +172,12 @@ class _Window:
                 return value
             cut = _safe_cut(text, start, len(text))
             if cut is not None:
-                piece, _ = _scanstring(text[start:cut] + '"', 0, True)
+                body = text[start:cut]
+                body += '"'  # in place, as below
+                piece, _ = _scanstring(body, 0, True)
+                del body
                 value += piece  # in place: the only reference to a string is extended, not copied
+                del piece
                 self.text, self.pos = '"' + text[cut:], 0
                 self.settled()
             del text
@@ -185,7 +189,7 @@ class _Large(Exception):
     """A value too long to parse whole from the window: walk it instead (raised by `_Window.scalar`)."""
 
 
-_LARGE: Final = 4 * _CHUNK
+_LARGE: Final = _CHUNK
 """A value past this many characters of the window is walked (objects, arrays) or decoded in pieces (strings)."""
 _ESCAPE_REACH: Final = 12
 """The longest escape JSON has: a surrogate pair, `\\ud83d\\ude00`. A cut with no backslash this far back cuts none."""
