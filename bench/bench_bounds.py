@@ -4,7 +4,10 @@ Cases (every input is generated here, in a temporary folder):
 - a 100 MB snapshot of 20,000 tools with large input schemas (many small JSON objects);
 - a 100 MB snapshot of seven distinct 14 MB widgets (long strings, and more widget code than one check analyses);
 - a live stdio server whose `tools/list` is one ~31 MB message of 1,000,000 tools;
-- a snapshot whose one widget is 16 MB of `window.openai.callTool("x")` calls, checked with `--timeout 5`.
+- a snapshot whose one widget is 16 MB of `window.openai.callTool("x")` calls, checked with `--timeout 5`;
+- a snapshot whose one widget is 50 MB of real widget code (the captured widget corpus, `scripts/capture_widgets.py`,
+  repeated; generated code without the corpus), beside MCPJam's peak on the same input as quoted in issue 18
+  (258 MiB; hostcompat's was 449 MiB).
 
 Each check runs in its own process, which reports its own peak RSS (`VmHWM`: not the server it starts, nor the
 bench it was forked from); the bound column is the target, 3x the input plus 100 MB.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -117,6 +121,44 @@ def call_bomb_snapshot(path: Path, calls: int = 570_000) -> None:
         out.write(json.dumps({"contents": [item], "referencedBy": ["tool:bomb"]}) + "}}\n")
 
 
+def real_code_snapshot(path: Path, size: int = 50 * MB) -> None:
+    """One widget whose one script is `size` characters of real widget code: the inline scripts of the corpus's
+    widgets one after the other, repeated (generated code when there is no corpus).
+    """
+    corpus = REPO / "interop" / "corpus"
+    scripts = [
+        body
+        for file in sorted(corpus.glob("*.json"))
+        if file.name != "index.json"
+        for entry in json.loads(file.read_text(encoding="utf-8")).get("uiResources", {}).values()
+        for item in entry.get("contents") or ()
+        if isinstance(item.get("text"), str)
+        for body in re.findall(r"<script[^>]*>(.*?)</script>", item["text"], flags=re.DOTALL)
+        if len(body) > 1000
+    ] or ["".join(_widget_code(0, MB))]
+    uri = "ui://bench/real.html"
+    tool = {"name": "real", "inputSchema": {"type": "object"}, "_meta": {"ui": {"resourceUri": uri}}}
+    item = {"uri": uri, "mimeType": "text/html;profile=mcp-app"}
+    with path.open("w", encoding="utf-8") as out:
+        out.write(_head(f'"tools": [{json.dumps(tool)}], "uiResources": {{{json.dumps(uri)}: {{"contents": ['))
+        out.write(json.dumps(item)[:-1] + ', "text": "')
+        out.write(json.dumps('<!DOCTYPE html><html><body><script type="module">')[1:-1])
+        written = 0
+        while written < size:
+            for body in scripts:
+                piece = body[: size - written] + ";\n"
+                out.write(json.dumps(piece)[1:-1])
+                written += len(piece)
+                if written >= size:
+                    break
+        out.write(json.dumps("</script></body></html>")[1:-1])
+        out.write('"}], "referencedBy": ["tool:real"]}}}\n')
+
+
+MCPJAM_50MB_PEAK_MIB = 258
+"""MCPJam's peak RSS checking the 50 MB widget, as quoted in issue 18 (its package has no such check to run here)."""
+
+
 def run_check(argv: list[str]) -> tuple[float, float, int]:
     """(seconds, peak RSS in MB, exit code) of one `hostcompat check` in a fresh process."""
     started = time.perf_counter()
@@ -161,6 +203,7 @@ def main() -> None:
             )
         )
         snapshot_case("snapshot: 16 MB call bomb", call_bomb_snapshot, "--timeout", "5")
+        snapshot_case("snapshot: one 50 MB widget", real_code_snapshot, "--timeout", "600")
         print(f"{'case':<34} {'input MB':>9} {'peak RSS MB':>12} {'x input':>8} {'bound MB':>9} {'time s':>8}  exit")
         for name, prepare in cases:
             if args.only and args.only not in name:
@@ -170,7 +213,12 @@ def main() -> None:
             bound = 3 * size / MB + 100
             print(
                 f"{name:<34} {size / MB:>9.1f} {peak:>12.0f} {peak / (size / MB):>8.1f} {bound:>9.0f} "
-                f"{seconds:>8.1f}  {code}",
+                f"{seconds:>8.1f}  {code}"
+                + (
+                    f"  ({peak / 1.048576:.0f} MiB; MCPJam {MCPJAM_50MB_PEAK_MIB} MiB, quoted in issue 18)"
+                    if "50 MB" in name
+                    else ""
+                ),
                 flush=True,
             )
 

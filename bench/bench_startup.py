@@ -1,5 +1,7 @@
 """Start-up cost of the CLI, side by side in one run: `python -c pass`, `python -c "import mcp"`,
-`hostcompat --version`, and `hostcompat check <snapshot>` (offline: no SDK import).
+`hostcompat --version`, `hostcompat check <snapshot>` (offline: no SDK import) and `hostcompat check` of the pdf
+example's snapshot (from the captured widget corpus, `scripts/capture_widgets.py`), beside MCPJam's same check as
+quoted in issue 18 (221 ms; the target is at most half of it).
 
 Each command runs `--runs` times, interleaved round-robin so machine noise hits them alike; the table shows the
 median and minimum wall time and the ratios to `import mcp`.
@@ -49,6 +51,22 @@ def example_snapshot(folder: Path) -> Path:
     return path
 
 
+MCPJAM_PDF_CHECK_MS = 221.0
+"""MCPJam's offline check of the pdf example's snapshot, as quoted in issue 18 (measured there side by side)."""
+
+
+def pdf_snapshot(folder: Path) -> Path | None:
+    """The pdf example server's corpus entry written as a snapshot file; None without the corpus."""
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))  # testkit: the corpus helpers shared with the tests
+    from hostcompat.probe.snapshot import write_snapshot
+    from testkit.snapshots import corpus_path, corpus_snapshot
+
+    if not corpus_path("server-pdf").is_file():
+        return None
+    return write_snapshot(corpus_snapshot("server-pdf"), folder / "pdf.snapshot.json")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -74,6 +92,10 @@ def main() -> None:
                 "never",
             ],
         }
+        pdf = pdf_snapshot(Path(scratch))
+        if pdf is not None:
+            commands["hostcompat check <pdf snapshot>"] = [*commands["hostcompat check <snapshot>"][:4], str(pdf)]
+            commands["hostcompat check <pdf snapshot>"] += ["--format", "json", "--fail-on", "never"]
         env = bytecode_env(Path(scratch)) if args.bytecode else None
         samples: dict[str, list[float]] = {name: [] for name in commands}
         for command in commands.values():
@@ -94,6 +116,16 @@ def main() -> None:
         median = statistics.median(values)
         print(f"  {name:<30} {median * 1000:7.1f}ms {min(values) * 1000:7.1f}ms {median / mcp_median:12.2f}x")
     print("targets: --version <= 0.15 s and <= 0.1x import mcp; check <snapshot> <= 0.25x import mcp")
+    pdf_runs = samples.get("hostcompat check <pdf snapshot>")
+    if pdf_runs:
+        median = statistics.median(pdf_runs) * 1000
+        print(
+            f"check <pdf snapshot>: median {median:.0f} ms (min-max {min(pdf_runs) * 1000:.0f}-"
+            f"{max(pdf_runs) * 1000:.0f}), {median / MCPJAM_PDF_CHECK_MS:.2f}x MCPJam's {MCPJAM_PDF_CHECK_MS:.0f} ms "
+            f"(issue 18); target <= 0.5x ({MCPJAM_PDF_CHECK_MS / 2:.0f} ms)"
+        )
+    else:
+        print("check <pdf snapshot>: no pdf example in the widget corpus (run scripts/capture_widgets.py); skipped")
 
 
 if __name__ == "__main__":

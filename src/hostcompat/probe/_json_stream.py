@@ -11,9 +11,12 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Callable
 from typing import IO, Any, Final
 
 _CHUNK: Final = 1 << 20
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+"""The C decoder of a JSON string's body (after its opening quote): the decoded text and the offset past it."""
 _WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
 _NUMBER_CHARS: Final = re.compile(r"[0-9.eE+-]*")
 """What may still follow a number: a value whose window ends in these may not be complete (`2.` then `5`)."""
@@ -117,19 +120,24 @@ class _Window:
     def error(self, message: str) -> json.JSONDecodeError:
         return json.JSONDecodeError(message, self.text, self.pos)
 
-    def scalar(self) -> Any:
-        """One whole value at `pos`, parsed by the C scanner (the window grows until it holds all of it)."""
+    def scalar(self, *, walkable: bool = False) -> Any:
+        """One whole value at `pos`, parsed by the C scanner (the window grows until it holds all of it).
+
+        With `walkable`, a string, object or array that already fills `_LARGE` characters of the window and is
+        not complete raises `_Large` (with `pos` unchanged) instead of growing the window further: the caller walks
+        it (see `_value`), so a 50 MB widget is never held twice, as JSON text and as its value.
+        """
         self.peek()
         while True:
             try:
                 value, end = self._scan(self.text, self.pos)
             except StopIteration as stop:
-                if self._near_end(stop.value) and self.more():
+                if self._near_end(stop.value) and self._grow(walkable):
                     continue
                 raise self.error("Expecting value") from None
             except json.JSONDecodeError as error:
                 cut_short = error.msg.startswith("Unterminated string") or self._near_end(error.pos)
-                if cut_short and self.more():
+                if cut_short and self._grow(walkable):
                     continue
                 raise
             if _NUMBER_CHARS.match(self.text, end).end() >= len(self.text) and self.more():  # type: ignore[union-attr]
@@ -137,6 +145,70 @@ class _Window:
             self.pos = end
             self.settled()
             return value
+
+    def _grow(self, walkable: bool) -> bool:
+        """Read more for the value at `pos` (False at the end); `_Large` for a long value the caller can walk."""
+        long = self._stream is not None and len(self.text) - self.pos >= _LARGE
+        if walkable and long and self.text[self.pos] in '{["':
+            raise _Large
+        return self.more()
+
+    def long_string(self) -> str:
+        """The string at `pos`, too long for the window: decoded a piece at a time, each piece ending where no
+        escape is cut (`_safe_cut`) and appended to the value in place, while the window keeps only what is left.
+        """
+        value = ""
+        while True:
+            text, start = self.text, self.pos + 1
+            try:
+                rest, end = _scanstring(text, start, True)
+            except json.JSONDecodeError as error:
+                if not (error.msg.startswith("Unterminated string") or self._near_end(error.pos)):
+                    raise
+            else:
+                value += rest
+                self.pos = end
+                self.settled()
+                return value
+            cut = _safe_cut(text, start, len(text))
+            if cut is not None:
+                body = text[start:cut]
+                body += '"'  # in place, as below
+                piece, _ = _scanstring(body, 0, True)
+                del body
+                value += piece  # in place: the only reference to a string is extended, not copied
+                del piece
+                self.text, self.pos = '"' + text[cut:], 0
+                self.settled()
+            del text
+            if not self.more():
+                raise self.error("Unterminated string")
+
+
+class _Large(Exception):
+    """A value too long to parse whole from the window: walk it instead (raised by `_Window.scalar`)."""
+
+
+_LARGE: Final = _CHUNK
+"""A value past this many characters of the window is walked (objects, arrays) or decoded in pieces (strings)."""
+_ESCAPE_REACH: Final = 12
+"""The longest escape JSON has: a surrogate pair, `\\ud83d\\ude00`. A cut with no backslash this far back cuts none."""
+_CUT_SEARCH: Final = 1 << 16
+
+
+def _safe_cut(text: str, start: int, end: int) -> int | None:
+    """An offset in (start, end] at which the JSON string body `text[start:end]` can be cut without cutting an
+    escape or a surrogate pair: no backslash in the `_ESCAPE_REACH` characters before it. None when none is found
+    in the last `_CUT_SEARCH` characters (the caller reads more and tries again).
+    """
+    cut = end
+    floor = max(start, end - _CUT_SEARCH)
+    while cut > floor:
+        backslash = text.rfind("\\", max(start, cut - _ESCAPE_REACH), cut)
+        if backslash == -1:
+            return cut
+        cut = backslash
+    return None
 
 
 class _Plan:
@@ -155,7 +227,15 @@ def _value(window: _Window, depth: int, plan: _Plan) -> Any:
         return _object(window, depth, plan)
     if depth < plan.streamed_depth and char == "[":
         return _array(window, depth, plan)
-    return window.scalar()
+    try:
+        return window.scalar(walkable=True)
+    except _Large:  # too long to hold twice: walk it here, as the shallow levels are
+        pass
+    if char == "{":
+        return _object(window, depth, plan)
+    if char == "[":
+        return _array(window, depth, plan)
+    return window.long_string()
 
 
 def _object(window: _Window, depth: int, plan: _Plan) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from hostcompat.engine.catalog.model import Fact, HostProfile, QuirkRef
 from hostcompat.engine.catalog.schema import GATE, OPERATING_SYSTEMS, REGISTRATIONS
@@ -105,7 +105,17 @@ def is_scoped(item: Fact | QuirkRef) -> bool:
 def in_context(profile: HostProfile, context: HostContext) -> HostProfile:
     """The host as judged in `context`: the facts and quirks that hold there, a variant replacing the fact at its
     path (the most specific one that holds wins; on a tie, the later one), and no variants left.
+
+    Computed once per profile and context (kept in `profile.memo`): every evaluation of the host asks again.
     """
+    key = ("in", context)
+    found = profile.memo.get(key)
+    if found is None:
+        found = profile.memo[key] = _in_context(profile, context)
+    return cast(HostProfile, found)
+
+
+def _in_context(profile: HostProfile, context: HostContext) -> HostProfile:
     scoped = any(is_scoped(fact) for fact in profile.facts.values()) or any(map(is_scoped, profile.quirks))
     if not profile.variants and not scoped:
         return profile
@@ -139,8 +149,18 @@ def other_contexts(
 ) -> tuple[tuple[HostContext, tuple[ScopedItem, ...]], ...]:
     """The contexts the host's catalog entry names that `context` is not in, each with the limited facts, variants
     and quirks that hold there and not in `context`: each gives the context of its first OS, path and gate, put
-    over `context`.
+    over `context`. Computed once per profile and context (kept in `profile.memo`).
     """
+    key = ("others", context)
+    found = profile.memo.get(key)
+    if found is None:
+        found = profile.memo[key] = _other_contexts(profile, context)
+    return cast("tuple[tuple[HostContext, tuple[ScopedItem, ...]], ...]", found)
+
+
+def _other_contexts(
+    profile: HostProfile, context: HostContext
+) -> tuple[tuple[HostContext, tuple[ScopedItem, ...]], ...]:
     items: list[ScopedItem] = [(path, fact) for path, fact in profile.facts.items() if is_scoped(fact)]
     items += [(f"variants.{variant.path}", variant.fact) for variant in profile.variants]
     items += [(f"quirks.{quirk.id}", quirk) for quirk in profile.quirks if is_scoped(quirk)]

@@ -149,6 +149,9 @@ class HostProfile:
     quirks: tuple[QuirkRef, ...] = ()
     variants: tuple[FactVariant, ...] = ()
     """Facts that replace the one at their path in the host context they name (see `catalog.host_context`)."""
+    memo: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    """What `catalog.host_context` derived from this (frozen) profile, kept so that each host costs it once: the
+    profile in a context, and the other contexts it names. Not part of the host's value."""
 
     def fact(self, path: str) -> Fact | None:
         """The fact at `path` (e.g. `ui.mcpApps.features.downloadFile`), or None when the sources do not say."""

@@ -6,6 +6,7 @@ key to change, or the catalog fact to record in their own file (`hostcompat chec
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from hostcompat.engine.catalog.model import HostProfile
@@ -32,8 +33,11 @@ _CSP_FIXES: Final = {
 """CSP need → (its `_meta.ui.csp` key, what to do where the host does not approve the origins)."""
 
 
+@functools.lru_cache(maxsize=256)
 def capability_fix(need: str, level: str) -> str:
-    """The fix for a widget that uses `need` unguarded on a host whose support for it is `level`."""
+    """The fix for a widget that uses `need` unguarded on a host whose support for it is `level` (one text per
+    need and level, asked for by many hosts).
+    """
     if need == "mcpUiActions":
         return (
             "Inject a host adapter into the page (@mcp-ui/server createUIResource adapters: mcpApps, appsSdk) so its "
@@ -64,12 +68,19 @@ GUARDED_FIX: Final = (
 
 
 def record_fact_fix(host: HostProfile, path: str, what: str) -> str:
-    """The fix for an unknown host fact: try `what` on the host, then record the fact in the author's own catalog."""
-    return (
+    """The fix for an unknown host fact: try `what` on the host, then record the fact in the author's own catalog
+    (made once per host, fact and `what`, kept in `host.memo`).
+    """
+    key = ("record-fact-fix", path, what)
+    found = host.memo.get(key)
+    if isinstance(found, str):
+        return found
+    host.memo[key] = text = (
         f"Try {what} on {host.display_name}, then record what you see as the fact {path} of host '{host.id}' "
         f"(supported, partial or unsupported, with your source and date) in your own catalog file, read with "
         f"{OVERRIDE_HELP}."
     )
+    return text
 
 
 __all__ = ["GUARDED_FIX", "OVERRIDE_HELP", "capability_fix", "record_fact_fix"]

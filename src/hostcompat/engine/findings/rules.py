@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from hostcompat.engine.findings.make import make_finding
 from hostcompat.engine.findings.model import (
     Evidence,
     Finding,
@@ -115,21 +116,21 @@ def finding_for(
 ) -> Finding:
     """A finding of the registered rule `rule_id`, with the rule's title, severity and lane unless overridden."""
     rule = RULES.lookup(rule_id)
-    return Finding(
-        rule_id=rule.rule_id,
-        lane=rule.lane,
-        severity=rule.severity if severity is None else severity,
-        title=rule.title if title is None else title,
-        detail=detail,
-        remediation=remediation,
-        tools=tuple(tools),
-        evidence=tuple(evidence),
-        provenance=provenance,
-        fact_source=fact_source,
-        fact_date=fact_date,
-        resources=tuple(resources),
-        fact_since=fact_since,
-        fact_fixed_in=fact_fixed_in,
+    return make_finding(
+        rule.rule_id,
+        rule.lane,
+        rule.severity if severity is None else severity,
+        rule.title if title is None else title,
+        detail,
+        remediation,
+        tools if type(tools) is tuple else tuple(tools),
+        evidence if type(evidence) is tuple else tuple(evidence),
+        provenance,
+        fact_source,
+        fact_date,
+        resources if type(resources) is tuple else tuple(resources),
+        fact_since,
+        fact_fixed_in,
     )
 
 

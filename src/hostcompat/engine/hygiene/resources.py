@@ -33,12 +33,20 @@ from hostcompat.apps.openai.mapping import (
     OPENAI_WIDGET_PREFERS_BORDER,
     openai_conflicts,
 )
-from hostcompat.apps.resource import content_hash, decode_html_blob
+from hostcompat.apps.resource import content_hash, decode_html_blob, html_byte_size
 from hostcompat.apps.uri import validate_ui_uri
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet
 from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.hygiene.sent_methods import sent_ui_methods
 from hostcompat.engine.server.tool_meta import preview_value
-from hostcompat.errors import EmptyResource, HostCompatError, InvalidInput, InvalidOpenAIMeta, ResourceTooLarge
+from hostcompat.errors import (
+    EmptyResource,
+    HostCompatError,
+    InvalidInput,
+    InvalidOpenAIMeta,
+    NotUTF8,
+    ResourceTooLarge,
+)
 from hostcompat.wire_json import WireJSON, WireValue
 
 HTML_SNIFF_CHARS: Final = 65_536
@@ -120,6 +128,8 @@ class _Check:
         self.uri = uri
         self.use = use
         self.findings: list[Finding] = []
+        self.text_hash: str | None = None
+        """The content hash of the text `html_of` last returned (None for a decoded blob)."""
 
     def add(self, rule_id: str, detail: str, remediation: str, *evidence: Evidence) -> None:
         self.findings.append(
@@ -224,7 +234,7 @@ class _Check:
         if html is None:
             return
         self.document_rules(html)
-        actual = content_hash(html)
+        actual = content_hash(html) if self.text_hash is None else self.text_hash
         for ui, where in ((content_ui, source), (listing_ui, f"resource:{self.uri}")):
             declared = None if ui is None else ui.content_hash
             if declared is not None and _HASH.match(declared) and declared != actual:
@@ -234,6 +244,7 @@ class _Check:
 
     def html_of(self, item: WireJSON, source: str) -> str | None:
         """The item's HTML (from `text` or a decoded `blob`), or None after a finding saying why not."""
+        self.text_hash = None
         text, blob = item.get("text"), item.get("blob")
         if (text is None) == (blob is None):
             which = "both text and blob" if text is not None else "neither text nor blob"
@@ -244,7 +255,9 @@ class _Check:
                 detail = f"text is {preview_value(text)}, not a string."
                 self.add("RES-CONTENT-001", detail, _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
-            if not _is_utf8(text):
+            try:
+                self.text_hash = content_hash(text)  # one pass: hashing encodes, which fails on a lone surrogate
+            except NotUTF8:
                 self.add("RES-CONTENT-002", "text is not valid UTF-8.", _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
             return text
@@ -276,11 +289,11 @@ class _Check:
 
     def document_rules(self, html: str) -> None:
         source = f"widget:{self.uri}"
-        size = len(html.encode("utf-8"))
+        size = html_byte_size(html)  # in pieces: encoded whole, a big widget cost a transient copy of 4x its size
         if size > MAX_HTML_BYTES:
             detail = f"the HTML is {size} bytes, over the {MAX_HTML_BYTES}-byte budget."
             self.add("RES-SIZE-001", detail, _FIX_SIZE, Evidence(source, detail=f"{size} bytes"))
-        if not html.strip():
+        if not html or html.isspace():  # as `not html.strip()`, without copying the page
             self.add("RES-HTML-001", "the HTML is empty.", _FIX_HTML, Evidence(source, offset=0, line=1, snippet=""))
         elif not _looks_like_document(html[:HTML_SNIFF_CHARS]):
             detail = f"no <!DOCTYPE html> or <html> element in its first {HTML_SNIFF_CHARS} characters."
@@ -293,7 +306,7 @@ class _Check:
         answers it, so whatever the widget waits for never comes.
         """
         seen: set[str] = set()
-        for match in _SENT_UI_METHOD.finditer(html):
+        for match in sent_ui_methods(html):
             group = 1 if match.group(1) is not None else 2
             method = match.group(group)
             if method in KNOWN_UI_METHODS or method in seen or len(seen) >= _MAX_BRIDGE_NAMES:
@@ -315,14 +328,13 @@ class _Check:
             )
 
 
-_SENT_UI_METHOD = re.compile(
-    r"""["']?\bmethod["']?\s*:\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
-    r"""|\b(?:request|notify|send(?:Request|Notification)?)\(\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
-)
-"""A `ui/…` method the widget sends: a JSON-RPC `method:` value, or the first argument of a send helper."""
 KNOWN_UI_METHODS: Final = frozenset(spec.name for spec in METHODS)
 """Every method the MCP Apps bridge defines (both directions)."""
 _MAX_BRIDGE_NAMES: Final = 20
+
+
+_HTML5_DOCTYPE: Final = re.compile(r"[ \t\r\n]*<!doctype[ \t\r\n]+html[ \t\r\n]*>", re.IGNORECASE)
+"""The usual opening of a page, which the sniffer would read as a document: checked first, without the parser."""
 
 
 @functools.cache
@@ -349,20 +361,14 @@ def _sniffer_class() -> type[Any]:
 
 
 def _looks_like_document(prefix: str) -> bool:
+    if _HTML5_DOCTYPE.match(prefix):
+        return True  # what the parser says of a page opening with <!DOCTYPE html>, without importing html.parser
     sniffer = _sniffer_class()()
     try:
         sniffer.feed(prefix)
     except (AssertionError, ValueError):  # older html.parser versions assert on some malformed markup
         return bool(sniffer.is_document)
     return bool(sniffer.is_document)
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def check_resource_list(resources: Sequence[WireValue] | None) -> dict[str, WireJSON]:

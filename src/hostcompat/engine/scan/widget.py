@@ -149,7 +149,8 @@ def _truncated_blob(scan: WidgetScan, blob_chars: int) -> WidgetScan:
 def _scan_text(text: str, end: int, locator: Locator, collected: Collected, depth: int) -> None:
     """Scan `text[:end]` as HTML when it starts with markup, else as JavaScript."""
     first = _LEADING_BLANK.match(text, 0, end)
-    if text[first.end() if first else 0 : end][:1] != "<":
+    start = first.end() if first else 0
+    if text[start : min(start + 1, end)] != "<":  # one character: a slice to `end` copied the whole text
         _scan_script(text, 0, end, locator, collected, depth)
         return
     parts = split_html(text, end)

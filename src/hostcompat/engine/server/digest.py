@@ -17,6 +17,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, Finding, Lane, cut_snippet, cut_text
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage
 from hostcompat.engine.server.observed import ObservedRun
@@ -102,7 +103,10 @@ class ServerDigest:
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
     _names_outside: dict[str, ToolSet] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
-    # The three caches above are filled when a host first asks: what is asked depends on the host's facts (which
+    _rendered_uses: dict[frozenset[str], tuple[tuple[NeedUse, tuple[str, ...]], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    # The four caches above are filled when a host first asks: what is asked depends on the host's facts (which
     # tools it renders, its name limit, its charset), and computing every case up front, or each host's case
     # again for every host, measured slower on large servers.
 
@@ -114,6 +118,16 @@ class ServerDigest:
             how = " behind a host-capability check" if guarded else ""
             source = f"widget:{cut_snippet(self.widget_uris.get(tool, tool))}"
             found = self._use_evidence[key] = Evidence(source, detail=f"{cut_snippet(tool)} uses {need}{how}")
+        return found
+
+    def rendered_uses(self, renderable: frozenset[str]) -> tuple[tuple[NeedUse, tuple[str, ...]], ...]:
+        """Each of `need_uses` with those of its tools in `renderable` (the widget tools a host renders); hosts
+        render the same sets, so each set is worked out once.
+        """
+        found = self._rendered_uses.get(renderable)
+        if found is None:
+            found = tuple((use, tuple(tool for tool in use.tools if tool in renderable)) for use in self.need_uses)
+            self._rendered_uses[renderable] = found
         return found
 
     def trigger_outcome(self, trigger: str) -> TriggerOutcome:
@@ -312,8 +326,8 @@ def _render_selection(selected: Sequence[tuple[Bridge, tuple[ToolInspection, ...
 def _meta_evidence(tool: ToolInspection) -> Evidence:
     name = cut_snippet(tool.name)
     if tool.resource_uri is not None:
-        return Evidence("tool:_meta", detail=f"{name}: _meta.ui.resourceUri", snippet=tool.resource_uri)
-    return Evidence("tool:_meta", detail=f"{name}: _meta['openai/outputTemplate']", snippet=tool.openai_template)
+        return make_evidence("tool:_meta", f"{name}: _meta.ui.resourceUri", tool.resource_uri)
+    return make_evidence("tool:_meta", f"{name}: _meta['openai/outputTemplate']", tool.openai_template)
 
 
 def _need_uses(usage: WidgetUsage) -> tuple[NeedUse, ...]:

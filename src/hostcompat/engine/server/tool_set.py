@@ -7,6 +7,7 @@ and spells out at most `MAX_NAMED` names in its detail. A `ToolSet` holds the th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -38,6 +39,21 @@ class ToolSet:
 
 def name_list(names: Sequence[str], limit: int = MAX_NAMED) -> str:
     """`'a', 'b' and 3 more` — names quoted and cut, at most `limit` spelled out."""
+    if type(names) is tuple and limit == MAX_NAMED and len(names) <= _CACHED_NAMES:
+        return _tuple_name_list(names)  # the same tools are named on host after host
+    return _name_list(names, limit)
+
+
+_CACHED_NAMES: Final = 64
+"""Lists this short are remembered (a bounded cache of small tuples: it never keeps a large tool list alive)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _tuple_name_list(names: tuple[str, ...]) -> str:
+    return _name_list(names, MAX_NAMED)
+
+
+def _name_list(names: Sequence[str], limit: int) -> str:
     shown = ", ".join(cut_snippet(repr(name))[:80] for name in names[:limit])
     rest = len(names) - limit
     return f"{shown} and {rest} more" if rest > 0 else shown

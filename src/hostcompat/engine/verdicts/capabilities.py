@@ -75,14 +75,13 @@ def evaluate_capabilities(server: ServerDigest, lane: LaneBuilder, renderable: f
     usage = server.requirements.widget_usage
     if usage is None or not renderable:
         return
-    for use in server.need_uses:
-        need, used_by, guarded = use.need, use.tools, use.guarded
+    for use, tools in server.rendered_uses(renderable):
+        need = use.need
         if need == "sandboxPermissions" and usage.sandbox_permission_names is not None:
             _permission_findings(server, lane, usage, renderable)
             continue
-        tools = [tool for tool in used_by if tool in renderable]
         if tools:
-            _capability_findings(server, lane, need, tools, guarded)
+            _capability_findings(server, lane, need, tools, use.guarded)
 
 
 def _capability_findings(
@@ -94,8 +93,11 @@ def _capability_findings(
     level, fact = lane.level(path)
     if level == "supported":
         return
-    open_tools = [tool for tool in tools if tool not in guarded]
-    guarded_tools = [tool for tool in tools if tool in guarded]
+    if guarded:
+        open_tools = [tool for tool in tools if tool not in guarded]
+        guarded_tools = [tool for tool in tools if tool in guarded]
+    else:
+        open_tools, guarded_tools = list(tools), []
     label, host = NEED_LABELS.get(need, need), lane.host.display_name
     if level in ("unsupported", "partial"):
         how = "does not offer it" if level == "unsupported" else "offers it only partly"

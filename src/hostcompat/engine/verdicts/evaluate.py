@@ -43,7 +43,7 @@ from typing import Final
 from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context, other_contexts
 from hostcompat.engine.catalog.model import Catalog, CatalogHeader, HostProfile
 from hostcompat.engine.catalog.schema import HOST_VERSION, SCHEMA_VERSION
-from hostcompat.engine.findings.model import Lane, Verdict
+from hostcompat.engine.findings.model import Lane, Provenance, Verdict
 from hostcompat.engine.server.digest import ServerDigest, digest_requirements, digest_server
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage
 from hostcompat.engine.server.observed import ObservedRun
@@ -56,7 +56,6 @@ from hostcompat.engine.verdicts.model import (
     HostReport,
     LaneBuilder,
     LaneVerdict,
-    weakest_lane,
 )
 from hostcompat.engine.verdicts.server import evaluate_server_lane
 from hostcompat.errors import InvalidInput
@@ -164,19 +163,31 @@ def _evaluate_profile(
     server_lane = LaneBuilder(profile, version=version, as_of=as_of)
     evaluate_apps_lane(server, apps)
     evaluate_server_lane(server, server_lane)
-    lanes = {Lane.APPS.value: apps.verdict(), Lane.SERVER.value: server_lane.verdict()}
+    apps_verdict, server_verdict = apps.verdict(), server_lane.verdict()
+    server_worse = _VERDICT_RANK[server_verdict.verdict] > _VERDICT_RANK[apps_verdict.verdict]
+    worse = server_verdict if server_worse else apps_verdict
+    weaker = _weaker(apps_verdict.provenance, server_verdict.provenance)
     return HostReport(
-        host_id=profile.id,
-        host_label=profile.display_name,
-        verdict=max((lane.verdict for lane in lanes.values()), key=_VERDICT_RANK.__getitem__),
-        lanes=MappingProxyType(lanes),
-        findings=(*apps.findings, *server_lane.findings),
-        provenance=weakest_lane(lanes.values()),
-        host_kind=profile.kind,
+        profile.id,
+        profile.display_name,
+        worse.verdict,
+        MappingProxyType({_APPS: apps_verdict, _SERVER: server_verdict}),
+        (*apps.findings, *server_lane.findings),
+        weaker,
+        profile.kind,
     )
 
 
 _VERDICT_RANK: Final = {verdict: verdict.rank for verdict in Verdict}
+_APPS: Final = Lane.APPS.value
+_SERVER: Final = Lane.SERVER.value
+
+
+def _weaker(first: Provenance | None, second: Provenance | None) -> Provenance | None:
+    """The less trusted of two lanes' provenances (the first on a tie; None only when both are), as `weakest`."""
+    if first is None or second is None:
+        return second if first is None else first
+    return second if second.trust < first.trust else first
 
 
 def _versions(host_versions: Mapping[str, str] | None, profiles: tuple[HostProfile, ...]) -> dict[str, str]:

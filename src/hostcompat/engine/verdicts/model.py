@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, TypedDict
+from typing import Final, TypedDict, cast
 
 from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
+from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import (
     Evidence,
     Finding,
@@ -34,6 +35,7 @@ from hostcompat.wire_json import WireObject
 _TRUST: Final = {provenance.value: provenance.trust for provenance in Provenance}
 _PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance}
 _SEVERITY_RANK: Final = {severity: severity.rank for severity in Severity}
+_VERDICT_OF_RANK: Final = {-1: Verdict.WORKS, **{severity.rank: severity.verdict for severity in Severity}}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -155,8 +157,8 @@ class LaneBuilder:
 
     def verdict(self) -> LaneVerdict:
         """The lane's verdict: the worst finding; unknown when that is `works` and something stayed unknown."""
-        severity = max((finding.severity for finding in self.findings), key=_SEVERITY_RANK.__getitem__, default=None)
-        verdict = Verdict.WORKS if severity is None else severity.verdict
+        rank = max([_SEVERITY_RANK[finding.severity] for finding in self.findings], default=-1)
+        verdict = _VERDICT_OF_RANK[rank]
         if verdict is Verdict.WORKS and self.unknown:
             verdict = Verdict.UNKNOWN
         trusted = weakest_fact(self.facts)
@@ -197,17 +199,25 @@ def provenance_of(fact: Fact) -> Provenance:
 
 def weakest_fact(facts: Iterable[Fact | None]) -> Fact | None:
     """The least trusted of `facts` (None entries skipped), the first one on a tie."""
-    found: Fact | None = None
-    for fact in facts:
-        if fact is not None and (found is None or _TRUST.get(fact.provenance, -1) < _TRUST.get(found.provenance, -1)):
-            found = fact
-    return found
+    present = [fact for fact in facts if fact is not None]
+    if not present:
+        return None
+    ranks = [_TRUST.get(fact.provenance, -1) for fact in present]
+    return present[ranks.index(min(ranks))]  # the first of the least trusted
 
 
 def fact_evidence(host: HostProfile, path: str, fact: Fact | None) -> Evidence:
-    """Evidence naming the host fact at `path`: its value, or that the catalog has none."""
+    """Evidence naming the host fact at `path`: its value, or that the catalog has none (made once per host, path
+    and fact, and kept in `host.memo`: every evaluation cites the same facts).
+    """
+    key = ("evidence", path)
+    cached = cast("tuple[Fact | None, Evidence] | None", host.memo.get(key))
+    if cached is not None and cached[0] is fact:
+        return cached[1]
     snippet = "no fact in the catalog" if fact is None else show_fact_value(fact.value)
-    return Evidence(f"catalog:{host.id}", detail=path, snippet=snippet)
+    evidence = make_evidence(f"catalog:{host.id}", path, snippet)
+    host.memo[key] = (fact, evidence)
+    return evidence
 
 
 def show_fact_value(value: FactValue) -> str:

@@ -8,9 +8,11 @@ results fire the fact's trigger (`evaluate_conditions`); a missing fact gives no
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from typing import Final
 
 from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, Provenance, Severity, cut_snippet, parse_enum
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.server.digest import ServerDigest
@@ -117,8 +119,9 @@ def _cited(judged: Judgement, declared: Sequence[str]) -> tuple[Evidence, ...]:
     """The evidence a judgement cites: the data that fired it, else the declarations of the tools it names."""
     if judged.evidence:
         return judged.evidence
-    tools = [tool for tool in judged.tools if tool in declared] or list(judged.tools)
-    return tuple(Evidence(f"tools/list:{cut_snippet(tool)}", detail="outputSchema") for tool in tools[:MAX_EVIDENCE])
+    names = frozenset(declared)  # a set: a tuple's `in` made this quadratic in the tools on large servers
+    tools = list(islice((tool for tool in judged.tools if tool in names), MAX_EVIDENCE)) or judged.tools[:MAX_EVIDENCE]
+    return tuple(make_evidence(f"tools/list:{cut_snippet(tool)}", "outputSchema") for tool in tools)
 
 
 def _structured_content_fix(lane: LaneBuilder) -> str:
@@ -182,7 +185,7 @@ def _content_type(server: ServerDigest, lane: LaneBuilder, kind: str, path: str)
     fix, rewrites = CONTENT_FIXES[kind]
     how = "does not handle" if fact.value == "unsupported" else "handles only partly"
     evidence = judged.evidence or tuple(
-        Evidence(f"call:{cut_snippet(tool)}", detail=f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
+        make_evidence(f"call:{cut_snippet(tool)}", f"content[].type = {kind}") for tool in judged.tools[:MAX_EVIDENCE]
     )
     lane.findings.append(
         finding_for(
