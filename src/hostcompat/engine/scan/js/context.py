@@ -7,6 +7,7 @@ large the bundle is.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -85,6 +86,51 @@ class CodeView:
     def may_match(self, needed: Gate) -> bool:
         """Whether a pass gated on `needed` can find anything in this stretch."""
         return self.anchors.open(needed)
+
+    def finditer(
+        self,
+        pattern: re.Pattern[str],
+        needed: Gate,
+        back: int = 0,
+        start_of: Callable[[str, int], int] | None = None,
+    ) -> Iterator[re.Match[str]]:
+        """The matches of `pattern.finditer(source, start, end)`, tried only where `needed`'s anchors lie.
+
+        The pass promises that every match holds one of `needed`'s literals starting at most `back`
+        characters after the match's start, or, with `start_of`, that the match starts at
+        `start_of(source, anchor)` for an anchor it holds (-1: no match there). Without anchor positions
+        (no prefilter) the whole stretch is searched: the same matches either way.
+        """
+        if not self.may_match(needed):
+            return iter(())
+        where = self.anchors.where(needed)
+        if where is None:
+            return pattern.finditer(self.source, self.start, self.end)
+        if start_of is not None:
+            starts = sorted({at for anchor in where if (at := start_of(self.source, anchor)) >= self.start})
+            return _anchored(pattern, self.source, self.end, [(at, at) for at in starts])
+        return _anchored(pattern, self.source, self.end, [(max(self.start, a - back), a) for a in where])
+
+
+def _anchored(
+    pattern: re.Pattern[str], source: str, end: int, ranges: Sequence[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
+    """`pattern`'s successive non-overlapping matches, trying starts only within the ascending `ranges`.
+
+    What `finditer` gives when every match starts within one of the ranges: it takes the leftmost start
+    at or after the previous match's end, and so does trying those starts in order.
+    """
+    match_at = pattern.match
+    floor = 0
+    for low, high in ranges:
+        for at in range(max(low, floor), high + 1):
+            found = match_at(source, at, end)
+            if found is not None and found.end() > at:
+                yield found
+                floor = found.end()
+                break
+        else:
+            floor = max(floor, high + 1)
 
 
 def at_word_start(source: str, index: int) -> bool:

@@ -74,7 +74,7 @@ def sender_functions(view: CodeView, regions: tuple[SdkRegion, ...]) -> frozense
     source = view.source
     if not view.may_match(_POST_MESSAGE_GATE):
         return frozenset()
-    for match in view.budget.hits(_POST_MESSAGE.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_POST_MESSAGE, _POST_MESSAGE_GATE)):
         at = match.start()
         if not at_word_start(source, at) or not is_code(view.layout, at) or in_regions(regions, at):
             continue
@@ -197,7 +197,7 @@ def mcp_ui_sender_calls(view: CodeView, regions: tuple[SdkRegion, ...], senders:
         return []
     source = view.source
     found: list[RawNeed] = []
-    for match in view.budget.hits(_MCP_UI_ARGUMENT.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_MCP_UI_ARGUMENT, _MCP_UI_TYPE_GATE)):
         start = match.start()
         if not is_literal_at(view, start, match.end()) or in_regions(regions, start):
             continue
