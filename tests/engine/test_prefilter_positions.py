@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from hostcompat.engine.scan import prefilter as _prefilter
 from hostcompat.engine.scan.js import browser, indirect, scan, sdk, styles, urls
-from hostcompat.engine.scan.js.context import CodeView
+from hostcompat.engine.scan.js import context as _context
+from hostcompat.engine.scan.js.context import CodeView, find_words
 from hostcompat.engine.scan.prefilter import Gate, find_anchors, gate
 from hostcompat.engine.scan.widget import scan_widget_source
 from tests.engine.test_prefilter import needs_native
@@ -137,3 +138,26 @@ def test_without_positions_a_pass_searches_the_whole_stretch(monkeypatch: pytest
     source = "a.openai; b.openai"
     view = CodeView(source, 0, len(source))
     assert [m.start() for m in view.finditer(styles._OPENAI_NAME, styles._OPENAI_GATE)] == [2, 12]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["callTool", "call", "Tool", "x", "$call", ".", " ", "(", "\u00e9", "aa", "a"]), max_size=60
+    ),
+    st.lists(st.sampled_from(["callTool", "call", "Tool", "$call", "a"]), min_size=1, max_size=3, unique=True),
+    st.integers(1, 6),
+)
+def test_words_found_by_str_find_give_the_full_search(pieces: list[str], words: list[str], tries: int) -> None:
+    source = "".join(pieces)
+    names = sorted(words, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
+    view = CodeView(source, 1 if source else 0, len(source))
+    expected = _matches(pattern.finditer(source, view.start, view.end))
+    assert _matches(find_words(view, pattern, names)) == expected
+    real = _context._MAX_TRIES
+    try:
+        _context._MAX_TRIES = tries  # past it the rest is left to finditer: still the same matches
+        assert _matches(find_words(view, pattern, names)) == expected
+    finally:
+        _context._MAX_TRIES = real

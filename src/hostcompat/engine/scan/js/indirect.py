@@ -15,6 +15,7 @@ from hostcompat.engine.scan.js.context import (
     at_word_start,
     callee_before,
     enclosing_function,
+    find_words,
     identifier_before,
     is_literal_at,
     object_text_around,
@@ -131,7 +132,7 @@ def constant_calls(
     found: list[RawNeed] = []
     names = sorted({name.lstrip(".") for name in constants}, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
-    for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(find_words(view, pattern, names)):
         at = match.start()
         if not is_code(view.layout, at) or in_regions(regions, at):
             continue
