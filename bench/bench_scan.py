@@ -13,9 +13,14 @@ is not installed here), with ratios and the slowest per-widget ratio; then a gen
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -75,6 +80,45 @@ def pure_python() -> Iterator[None]:
     finally:
         _lexer._native = native
         _prefilter._load_matcher = matcher
+
+
+_NODE_SCAN = r"""
+const fs = require("fs");
+const [texts, patterns, repeat] = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const regexes = patterns.map((p) => new RegExp(p, "g"));
+const scan = (text) => {
+  let n = 0;
+  for (const r of regexes) { r.lastIndex = 0; while (r.exec(text) !== null) n++; }
+  return n;
+};
+const time = (f) => { f(); const out = []; for (let i = 0; i < repeat; i++) { const t = process.hrtime.bigint(); f();
+  out.push(Number(process.hrtime.bigint() - t) / 1e9); } return out; };
+const all = time(() => texts.forEach(scan));
+const each = texts.map((t) => time(() => scan(t)));
+process.stdout.write(JSON.stringify({ all, each }));
+"""
+
+
+def _js_pattern(pattern: str) -> str:
+    """A Python pattern of MCPJam's as JavaScript (which has no inline `(?i:...)` before V8 12.5)."""
+    return re.sub(r"\(\?i:([A-Za-z]+)\)", lambda m: "".join(f"[{c.lower()}{c.upper()}]" for c in m.group(1)), pattern)
+
+
+def node_full_scan(texts: Sequence[str], repeat: int) -> tuple[list[float], list[list[float]]] | None:
+    """Seconds of MCPJam's patterns, every match, in Node's regex engine (V8, what MCPJam runs).
+
+    The whole batch's runs, then each text's; None without node.
+    """
+    node = shutil.which("node")
+    if node is None:
+        return None
+    patterns = [_js_pattern(p.pattern) for p in MCPJAM_PATTERNS.values()]
+    with tempfile.TemporaryDirectory() as scratch:
+        data = Path(scratch) / "input.json"
+        data.write_text(json.dumps([list(texts), patterns, repeat]), encoding="utf-8")
+        done = subprocess.run([node, "-e", _NODE_SCAN, str(data)], capture_output=True, text=True, check=True)
+    timings = json.loads(done.stdout)
+    return timings["all"], timings["each"]
 
 
 def mcpjam_full_scan(source: str) -> int:
@@ -184,11 +228,14 @@ def report_input(label: str, batch: Sequence[str], repeat: int, quoted: tuple[st
         python = _rate("scanner, pure Python", mb, runs(partial(scan_all, batch), max(1, repeat // 2)))
     full = _rate("MCPJam's patterns, every match (Python re)", mb, runs(partial(mcpjam_full_all, batch), repeat))
     early = _rate("MCPJam's patterns, first hit (Python re)", mb, runs(partial(mcpjam_first_all, batch), repeat))
+    node = node_full_scan(batch, repeat)
+    in_node = _rate("MCPJam's patterns, every match (Node, V8)", mb, node[0]) if node else None
     kind, figure = quoted
     print(f"    {'MCPJam as quoted in issue 18 (' + kind + ', its own engine)':44s} {figure:8.1f} MB/s")
     print(
-        f"    ratios: native/pure Python {native / python:.2f}x, native/MCPJam every match {native / full:.2f}x, "
-        f"native/MCPJam first hit {native / early:.2f}x, native/quoted {native / figure:.2f}x"
+        f"    ratios: native/pure Python {native / python:.2f}x, native/MCPJam every match {native / full:.2f}x (re)"
+        + (f" {native / in_node:.2f}x (Node)" if in_node else "")
+        + f", native/MCPJam first hit {native / early:.2f}x (re), native/quoted {native / figure:.2f}x"
     )
 
 
@@ -212,21 +259,22 @@ def report_throughput(widgets: Sequence[Widget], repeat: int) -> None:
     _rate("one str.find pass (memory speed)", mb, runs(partial(no_match.find, _ABSENT), repeat))
 
 
-def _widget_ratio(text: str, repeat: int) -> float:
-    ours = statistics.median(runs(partial(scan_widget_source, text), repeat))
-    theirs = statistics.median(runs(partial(mcpjam_full_scan, text), repeat))
-    return theirs / ours
-
-
 def report_per_widget(widgets: Sequence[Widget], repeat: int) -> None:
-    """Per captured widget: the scanner's speed over MCPJam's full scan of the same bytes; the slowest ratio."""
-    ratios = sorted((_widget_ratio(w.source, repeat), w.key, len(w.source)) for w in widgets if w.origin == "corpus")
-    middle = statistics.median(ratio for ratio, _, _ in ratios)
-    worst, key, size = ratios[0]
-    print(f"  per widget, scanner speed / MCPJam every-match speed (Python re), medians of {repeat} runs:")
-    print(f"    slowest {worst:.2f}x on {key} ({size / 1e3:.0f} kB); median {middle:.2f}x; the five slowest:")
-    for ratio, key, size in ratios[:5]:
-        print(f"      {ratio:6.2f}x  {size / 1e3:8.1f} kB  {key}")
+    """Per captured widget: the scanner's speed over MCPJam's full scan of the same bytes; the slowest ratios."""
+    corpus = [w for w in widgets if w.origin == "corpus"]
+    ours = [statistics.median(runs(partial(scan_widget_source, w.source), repeat)) for w in corpus]
+    references = {"Python re": [statistics.median(runs(partial(mcpjam_full_scan, w.source), repeat)) for w in corpus]}
+    node = node_full_scan([w.source for w in corpus], repeat)
+    if node is not None:
+        references["Node, V8"] = [statistics.median(each) for each in node[1]]
+    for engine, theirs in references.items():
+        ratios = sorted((t / o, w.key, len(w.source)) for o, t, w in zip(ours, theirs, corpus, strict=True))
+        middle = statistics.median(ratio for ratio, _, _ in ratios)
+        below = sum(1 for ratio, _, _ in ratios if ratio < 1)
+        print(f"  per widget, scanner speed / MCPJam's patterns every match ({engine}), medians of {repeat} runs:")
+        print(f"    slowest {ratios[0][0]:.2f}x, median {middle:.2f}x, {below} of {len(ratios)} below 1x; the slowest:")
+        for ratio, key, size in ratios[:5]:
+            print(f"      {ratio:6.2f}x  {size / 1e3:8.1f} kB  {key}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

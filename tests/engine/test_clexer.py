@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hostcompat.engine.scan import prefilter as _prefilter
 from hostcompat.engine.scan.budget import scan_deadline
 from hostcompat.engine.scan.js import lexer
 from hostcompat.engine.scan.js.lexer import JsLayout, lex_js, native_lexer
@@ -103,6 +104,7 @@ def test_ci_builds_the_c_lexer() -> None:
 def test_without_the_extension_the_python_lexer_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "hostcompat.engine.scan.js._clexer", None)  # import fails as if never built
     assert lexer._load_native() is None
+    assert _prefilter._load_fold() is None  # the prefilter then encodes chunks as UTF-8 and maps offsets back
     monkeypatch.setattr(lexer, "_native", lexer._load_native())
     assert not native_lexer()
     layout = lex_js('a = "x" + `t${b}` // c\n{ }')

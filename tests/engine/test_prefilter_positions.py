@@ -86,32 +86,43 @@ def _matches(found: object) -> list[tuple[int, int, tuple[str | None, ...]]]:
 
 @needs_native
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(PIECES), max_size=60), st.integers(0, 30), st.integers(0, 30), st.integers(3, 40))
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=60),
+    st.integers(0, 30),
+    st.integers(0, 30),
+    st.integers(3, 40),
+    st.booleans(),
+)
 def test_passes_tried_at_anchors_find_what_a_full_search_finds(
-    pieces: list[str], cut_start: int, cut_end: int, chunk: int
+    pieces: list[str], cut_start: int, cut_end: int, chunk: int, fold: bool
 ) -> None:
     source = "".join(pieces)
     start = min(cut_start, len(source))
     end = max(start, len(source) - cut_end)
-    real = _prefilter._CHUNK_CHARS
+    real, real_fold = _prefilter._CHUNK_CHARS, _prefilter._fold
     try:
         _prefilter._CHUNK_CHARS = chunk
+        _prefilter._fold = real_fold if fold else None  # the C extension's one-byte fold, or UTF-8 and mapping
         view = CodeView(source, start, end)
         for pattern, needed, back, start_of in PASSES:
             anchored = _matches(view.finditer(pattern, needed, back, start_of))
             assert anchored == _matches(pattern.finditer(source, start, end)), pattern.pattern
     finally:
-        _prefilter._CHUNK_CHARS = real
+        _prefilter._CHUNK_CHARS, _prefilter._fold = real, real_fold
 
 
 @needs_native
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["postMessage", "openai", "\u00e9", "\U0001f600", "\ud800", "x", " "]), max_size=50))
-def test_positions_are_every_occurrence_inside_the_stretch(pieces: list[str]) -> None:
+@given(
+    st.lists(st.sampled_from(["postMessage", "openai", "\u00e9", "\U0001f600", "\ud800", "x", " "]), max_size=50),
+    st.booleans(),
+)
+def test_positions_are_every_occurrence_inside_the_stretch(pieces: list[str], fold: bool) -> None:
     source = "".join(pieces)
-    real = _prefilter._CHUNK_CHARS
+    real, real_fold = _prefilter._CHUNK_CHARS, _prefilter._fold
     try:
         _prefilter._CHUNK_CHARS = 7
+        _prefilter._fold = real_fold if fold else None
         for literal in ("postMessage", "openai"):
             needed = gate(literal)
             for start, end in ((0, len(source)), (3, max(3, len(source) - 4))):
@@ -119,7 +130,7 @@ def test_positions_are_every_occurrence_inside_the_stretch(pieces: list[str]) ->
                 where = find_anchors(source, start, end).where(needed)
                 assert list(where or ()) == expected
     finally:
-        _prefilter._CHUNK_CHARS = real
+        _prefilter._CHUNK_CHARS, _prefilter._fold = real, real_fold
 
 
 @needs_native

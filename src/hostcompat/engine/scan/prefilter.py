@@ -11,9 +11,10 @@ every gate is open and there are no positions: the same results, found by the pa
 
 from __future__ import annotations
 
+import importlib
 import threading
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from heapq import merge
 from typing import Any
@@ -107,53 +108,85 @@ class _Matcher:
         self._local = threading.local()
 
     def scan(self, text: str, start: int, end: int) -> Anchors:
-        """The anchors in `text[start:end]` and where they start (encoded as UTF-8, where ASCII anchors keep
-        every match). An anchor seen more than `_MAX_POSITIONS` times keeps no positions (its passes search).
+        """The anchors in `text[start:end]` and where they start. An anchor seen more than `_MAX_POSITIONS` times
+        keeps no positions (its passes search the stretch).
+
+        With the C extension each chunk is folded to one byte per character (non-ASCII as 0x80), so a match's
+        byte offset is its character offset; without it the chunk is encoded as UTF-8 (where ASCII anchors keep
+        every match) and offsets past non-ASCII text are mapped back to characters.
         """
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = self._hyperscan.Scratch(self._database)
-        found: array[int] = array("q")  # (first byte << _BIT_BITS) | bit, compact: a page of anchors stays small
         lengths = self._lengths
+        code = "i" if end < 2**31 else "q"
+        positions: dict[int, array[int]] = {}
+        overflowed: set[int] = set()
+        window = [0, 0]  # the chunk's start, and how many of its characters it owns (later ones: the next chunk's)
 
-        def on_match(bit: int, _start: int, end_byte: int, _flags: int, _context: object) -> None:
+        def keep(bit: int, first: int) -> None:
+            spots = positions.get(bit)
+            if spots is None:
+                if bit in overflowed:
+                    return
+                spots = positions[bit] = array(code)
+            elif len(spots) >= _MAX_POSITIONS:
+                overflowed.add(bit)
+                del positions[bit]
+                return
+            spots.append(window[0] + first)
+
+        def on_aligned(bit: int, _start: int, end_byte: int, _flags: int, _context: object) -> None:
+            first = end_byte - lengths[bit]
+            if first < window[1]:
+                keep(bit, first)
+
+        found: array[int] = array("q")  # (first byte << _BIT_BITS) | bit, compact: a page of anchors stays small
+
+        def on_encoded(bit: int, _start: int, end_byte: int, _flags: int, _context: object) -> None:
             found.append(((end_byte - lengths[bit]) << _BIT_BITS) | bit)
 
-        positions: dict[int, array[int] | None] = {}
-        code = "i" if end < 2**31 else "q"
-        mask = 0
+        fold = _fold
         scan = self._database.scan
         for at in range(start, end, _CHUNK_CHARS):
-            chunk = text[at : min(end, at + _CHUNK_CHARS + self._overlap)]
+            stop = min(end, at + _CHUNK_CHARS + self._overlap)
+            window[0], window[1] = at, min(_CHUNK_CHARS, end - at)
+            if fold is not None:
+                scan(fold(text, at, stop), match_event_handler=on_aligned, scratch=scratch)
+                continue
+            chunk = text[at:stop]
             data = chunk.encode("utf-8", "surrogatepass")
             del found[:]
-            scan(data, match_event_handler=on_match, scratch=scratch)
-            ascii_only = len(data) == len(chunk)
-            owned = min(_CHUNK_CHARS, end - at)  # anchors starting past it belong to the next chunk
+            scan(data, match_event_handler=on_encoded, scratch=scratch)
             char = byte = 0
             # per literal, Hyperscan reports in order; mapping bytes to characters needs them all in order
-            for key in found if ascii_only else sorted(found):
+            for key in found if len(data) == len(chunk) else sorted(found):
                 first_byte, bit = key >> _BIT_BITS, key & _BIT_MASK
-                if ascii_only:
+                if len(data) == len(chunk):
                     char = first_byte
                 else:
                     char += len(data[byte:first_byte].decode("utf-8", "surrogatepass"))
                     byte = first_byte
-                if char >= owned:
-                    continue
-                mask |= 1 << bit
-                spots = positions.get(bit, ())
-                if spots is None:
-                    continue
-                if not spots:
-                    spots = positions[bit] = array(code)
-                if len(spots) >= _MAX_POSITIONS:
-                    positions[bit] = None
-                    continue
-                spots.append(at + char)
-        return Anchors(mask, positions)
+                if char < window[1]:
+                    keep(bit, char)
+        mask = 0
+        for bit in (*positions, *overflowed):
+            mask |= 1 << bit
+        known: dict[int, array[int] | None] = {**positions, **dict.fromkeys(overflowed)}
+        return Anchors(mask, known)
 
 
+def _load_fold() -> Callable[[str, int, int], bytes] | None:
+    """The C extension's `ascii_fold` (one byte per character); None when it is not built."""
+    try:
+        native = importlib.import_module("hostcompat.engine.scan.js._clexer")
+    except ImportError:
+        return None
+    fold: Callable[[str, int, int], bytes] = native.ascii_fold
+    return fold
+
+
+_fold = _load_fold()
 _BIT_BITS = 10
 _BIT_MASK = (1 << _BIT_BITS) - 1
 _MAX_POSITIONS = 16_384

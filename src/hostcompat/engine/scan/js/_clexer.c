@@ -380,7 +380,52 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(ascii_fold_doc, "ascii_fold(source, start, stop) -> bytes\n\n"
+                             "source[start:stop] one byte per character: ASCII as itself, anything else as 0x80, so "
+                             "that byte offsets of ASCII literals are character offsets.");
+
+static PyObject *clexer_ascii_fold(PyObject *module, PyObject *args)
+{
+    PyObject *source, *out;
+    Py_ssize_t start, stop;
+    char *buffer;
+    int kind;
+    const void *data;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "Unn:ascii_fold", &source, &start, &stop)) {
+        return NULL;
+    }
+    if (PyUnicode_READY(source) < 0 || check_range(source, start, stop, 1) < 0) {
+        return NULL;
+    }
+    out = PyBytes_FromStringAndSize(NULL, stop - start);
+    if (out == NULL) {
+        return NULL;
+    }
+    buffer = PyBytes_AS_STRING(out);
+    kind = PyUnicode_KIND(source);
+    data = PyUnicode_DATA(source);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *s = (const Py_UCS1 *)data;
+        for (Py_ssize_t i = start; i < stop; i++) {
+            buffer[i - start] = (char)(s[i] < 128 ? s[i] : 0x80);
+        }
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *s = (const Py_UCS2 *)data;
+        for (Py_ssize_t i = start; i < stop; i++) {
+            buffer[i - start] = (char)(s[i] < 128 ? s[i] : 0x80);
+        }
+    } else {
+        const Py_UCS4 *s = (const Py_UCS4 *)data;
+        for (Py_ssize_t i = start; i < stop; i++) {
+            buffer[i - start] = (char)(s[i] < 128 ? s[i] : 0x80);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef clexer_methods[] = {
+    {"ascii_fold", clexer_ascii_fold, METH_VARARGS, ascii_fold_doc},
     {"lex", clexer_lex, METH_VARARGS, lex_doc},
     {"index_braces", clexer_index_braces, METH_VARARGS, index_braces_doc},
     {NULL, NULL, 0, NULL},

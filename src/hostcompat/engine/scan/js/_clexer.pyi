@@ -18,3 +18,6 @@ def index_braces(
     /,
 ) -> tuple[bytes, bytes, bytes]:
     """The brace positions, mates and parents of `_index_braces` as the bytes of array("i") (wide: "q")."""
+
+def ascii_fold(source: str, start: int, stop: int, /) -> bytes:
+    """`source[start:stop]` one byte per character: ASCII as itself, anything else as 0x80."""
