@@ -405,7 +405,9 @@ static PyObject *clexer_ascii_fold(PyObject *module, PyObject *args)
     buffer = PyBytes_AS_STRING(out);
     kind = PyUnicode_KIND(source);
     data = PyUnicode_DATA(source);
-    if (kind == PyUnicode_1BYTE_KIND) {
+    if (PyUnicode_IS_ASCII(source)) {
+        memcpy(buffer, (const char *)data + start, (size_t)(stop - start));
+    } else if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *s = (const Py_UCS1 *)data;
         for (Py_ssize_t i = start; i < stop; i++) {
             buffer[i - start] = (char)(s[i] < 128 ? s[i] : 0x80);
