@@ -36,9 +36,7 @@ def scan_permission_apis(view: CodeView, regions: tuple[SdkRegion, ...]) -> list
     source = view.source
     found: list[RawNeed] = []
     for marker, pattern in _PERMISSION_APIS:
-        if not view.may_match(_GATES[marker]) or source.find(marker, view.start, view.end) < 0:
-            continue
-        for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+        for match in view.budget.hits(view.finditer(pattern, _GATES[marker])):
             at = match.start()
             word_start = at_word_start(source, at) or source[at - 6 : at] == "webkit"
             if not word_start or not is_code(view.layout, at) or in_regions(regions, at):

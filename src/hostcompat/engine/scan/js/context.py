@@ -7,8 +7,10 @@ large the bundle is.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from heapq import merge
 from typing import Any, NamedTuple
 
 from hostcompat.engine.scan.budget import HitBudget, check_deadline
@@ -33,6 +35,7 @@ __all__ = [
     "callee_before",
     "downleveled_optional_call",
     "enclosing_function",
+    "find_words",
     "identifier_before",
     "is_called",
     "is_literal_at",
@@ -52,6 +55,7 @@ _MAX_FUNCTION_WALK = 8192
 _MAX_PARAMS = 400
 _MAX_CALLED_BODY = 65_536
 _MAX_CALLED_REFERENCES = 500
+_MAX_TRIES = 32_768
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,75 @@ class CodeView:
     def may_match(self, needed: Gate) -> bool:
         """Whether a pass gated on `needed` can find anything in this stretch."""
         return self.anchors.open(needed)
+
+    def finditer(
+        self,
+        pattern: re.Pattern[str],
+        needed: Gate,
+        back: int = 0,
+        start_of: Callable[[str, int], int] | None = None,
+    ) -> Iterator[re.Match[str]]:
+        """The matches of `pattern.finditer(source, start, end)`, tried only where `needed`'s anchors lie.
+
+        The pass promises that every match holds one of `needed`'s literals starting at most `back`
+        characters after the match's start, or, with `start_of`, that the match starts at
+        `start_of(source, anchor)` for an anchor it holds (-1: no match there). Without anchor positions
+        (no prefilter) the whole stretch is searched: the same matches either way.
+        """
+        if not self.may_match(needed):
+            return iter(())
+        where = self.anchors.where(needed)
+        if where is None:
+            return pattern.finditer(self.source, self.start, self.end)
+        if start_of is not None:
+            starts = sorted({at for anchor in where if (at := start_of(self.source, anchor)) >= self.start})
+            return _anchored(pattern, self.source, self.end, [(at, at) for at in starts])
+        return _anchored(pattern, self.source, self.end, [(max(self.start, a - back), a) for a in where])
+
+
+def find_words(view: CodeView, pattern: re.Pattern[str], words: Sequence[str]) -> Iterator[re.Match[str]]:
+    """The matches of `pattern.finditer` over the stretch, for a pattern whose every match starts with one of `words`.
+
+    The words are found with `str.find`, lazily (far faster than a regex alternation that starts with a
+    lookbehind), and the pattern is tried only there.
+    """
+    found = merge(*(_occurrences(view.source, word, view.start, view.end) for word in words))
+    return _anchored(pattern, view.source, view.end, ((at, at) for at in found))
+
+
+def _occurrences(source: str, word: str, start: int, end: int) -> Iterator[int]:
+    at = source.find(word, start, end)
+    while at >= 0:
+        yield at
+        at = source.find(word, at + 1, end)
+
+
+def _anchored(
+    pattern: re.Pattern[str], source: str, end: int, ranges: Iterable[tuple[int, int]]
+) -> Iterator[re.Match[str]]:
+    """`pattern`'s successive non-overlapping matches, trying starts only within the ascending `ranges`.
+
+    What `finditer` gives when every match starts within one of the ranges: it takes the leftmost start
+    at or after the previous match's end, and so does trying those starts in order. After `_MAX_TRIES`
+    starts the rest is left to `finditer` itself (text made of nothing but candidates stays linear).
+    """
+    match_at = pattern.match
+    floor = 0
+    tries = _MAX_TRIES
+    for low, high in ranges:
+        first = max(low, floor)
+        if tries <= 0:
+            yield from pattern.finditer(source, first, end)
+            return
+        for at in range(first, high + 1):
+            tries -= 1
+            found = match_at(source, at, end)
+            if found is not None and found.end() > at:
+                yield found
+                floor = found.end()
+                break
+        else:
+            floor = max(floor, high + 1)
 
 
 def at_word_start(source: str, index: int) -> bool:
@@ -362,7 +435,7 @@ def _is_called(view: CodeView, name: str, body_start: int) -> bool:
     source = view.source
     body_end = matching_close_brace(source, view.layout, body_start, _MAX_CALLED_BODY)
     pattern = re.compile(re.escape(name) + r"(?![\w$])")
-    for seen, match in enumerate(pattern.finditer(source, view.start, view.end)):
+    for seen, match in enumerate(find_words(view, pattern, [name])):
         if seen > _MAX_CALLED_REFERENCES:
             return True
         at = match.start()

@@ -15,6 +15,7 @@ from hostcompat.engine.scan.js.context import (
     at_word_start,
     callee_before,
     enclosing_function,
+    find_words,
     identifier_before,
     is_literal_at,
     object_text_around,
@@ -74,7 +75,7 @@ def sender_functions(view: CodeView, regions: tuple[SdkRegion, ...]) -> frozense
     source = view.source
     if not view.may_match(_POST_MESSAGE_GATE):
         return frozenset()
-    for match in view.budget.hits(_POST_MESSAGE.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_POST_MESSAGE, _POST_MESSAGE_GATE)):
         at = match.start()
         if not at_word_start(source, at) or not is_code(view.layout, at) or in_regions(regions, at):
             continue
@@ -131,7 +132,7 @@ def constant_calls(
     found: list[RawNeed] = []
     names = sorted({name.lstrip(".") for name in constants}, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
-    for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(find_words(view, pattern, names)):
         at = match.start()
         if not is_code(view.layout, at) or in_regions(regions, at):
             continue
@@ -197,7 +198,7 @@ def mcp_ui_sender_calls(view: CodeView, regions: tuple[SdkRegion, ...], senders:
         return []
     source = view.source
     found: list[RawNeed] = []
-    for match in view.budget.hits(_MCP_UI_ARGUMENT.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_MCP_UI_ARGUMENT, _MCP_UI_TYPE_GATE)):
         start = match.start()
         if not is_literal_at(view, start, match.end()) or in_regions(regions, start):
             continue

@@ -3,16 +3,21 @@
 The scanner only needs to know, for any offset, whether it is code or text inside a literal or
 comment, and to walk braces; so the lexer records the non-code spans and leaves code implicit.
 It is tolerant (unterminated literals end at the input's end) and runs in one pass.
+
+The same lexer is compiled from C (`_clexer`, built where a compiler is present) and used when it loads; this
+module's Python code is the reference and the fallback, and both give identical spans and brace indexes.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import ModuleType
 
 from hostcompat.engine.scan.budget import check_deadline
 
@@ -26,6 +31,7 @@ __all__ = [
     "is_code",
     "lex_js",
     "matching_close_brace",
+    "native_lexer",
     "next_code_index",
     "prev_code_index",
     "span_index_at",
@@ -65,6 +71,21 @@ _WORD_BEFORE_REGEX = frozenset(
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _WHITESPACE = frozenset(" \t\r\n\f\v\u00a0\u2028\u2029\ufeff")
+
+
+def _load_native() -> ModuleType | None:
+    try:
+        return importlib.import_module("hostcompat.engine.scan.js._clexer")
+    except ImportError:  # no compiler where it was installed: the Python lexer below does the same work
+        return None
+
+
+_native: ModuleType | None = _load_native()
+
+
+def native_lexer() -> bool:
+    """Whether the C lexer is in use (the optional `_clexer` extension loaded)."""
+    return _native is not None
 
 
 @dataclass(frozen=True)
@@ -109,6 +130,10 @@ def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
     """Map the literals and comments of `source[start:end]`; offsets stay absolute."""
     stop = len(source) if end is None else end
     code = _offset_code(stop)
+    native = _native
+    if native is not None and 0 <= start <= stop <= len(source):
+        raw_starts, raw_ends, raw_kinds = native.lex(source, start, stop, code == "q", check_deadline)
+        return JsLayout(start, stop, _array(code, raw_starts), _array(code, raw_ends), _array("b", raw_kinds), source)
     starts: MutableSequence[int] = array(code)  # compact: a page of literals costs bytes per literal, not objects
     ends: MutableSequence[int] = array(code)
     kinds: MutableSequence[int] = array("b")
@@ -150,6 +175,16 @@ def lex_js(source: str, start: int = 0, end: int | None = None) -> JsLayout:
     return JsLayout(start, stop, starts, ends, kinds, source)
 
 
+def _array(code: str, raw: bytes) -> MutableSequence[int]:
+    values: MutableSequence[int] = array(code)
+    values.frombytes(raw)  # type: ignore[attr-defined]  # an array, typed as the sequence it is used as
+    return values
+
+
+def _typed(values: Sequence[int], code: str) -> bool:
+    return isinstance(values, array) and values.typecode == code
+
+
 def _offset_code(stop: int) -> str:
     """The array type code for offsets up to `stop`: 4 bytes when they fit, else 8."""
     return "i" if stop < 2**31 else "q"
@@ -162,6 +197,13 @@ def _index_braces(
 
     Mates and parents are indexes into the positions; one pass, so brace questions cost a bisect.
     """
+    code = _offset_code(stop)
+    native = _native
+    if native is not None and 0 <= start <= stop <= len(source) and _typed(starts, code) and _typed(ends, code):
+        positions_, mates_, parents_ = (
+            _array(code, b) for b in native.index_braces(source, start, stop, starts, ends, code == "q", check_deadline)
+        )
+        return positions_, mates_, parents_
     positions: MutableSequence[int] = array(_offset_code(stop))
     count = len(starts)
     k = 0

@@ -77,6 +77,7 @@ _AUTO_RESIZE_OFF = re.compile(r"autoResize[\"']?\s*:\s*(?:!1|false|0)(?![\w$])")
 _AUTO_RESIZE_GATE = gate("autoResize")
 _EXT_APPS_PACKAGE = "@modelcontextprotocol/ext-apps"
 _EXT_APPS_GATE = gate(_EXT_APPS_PACKAGE)
+_EXT_APPS_PATTERN = re.compile(re.escape(_EXT_APPS_PACKAGE))
 _GUARD_PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
@@ -154,7 +155,7 @@ def scan_js(source: str, start: int, end: int, budget: HitBudget | None = None) 
     plain_wrappers = tuple(r for r in wrappers if not r.ext_apps and r in regions)
     needs.extend(wrapper_method_calls(view, plain_wrappers, regions, uses))
     senders = sender_functions(view, regions)
-    wire_hits = list(view.budget.hits(WIRE_LITERALS.finditer(source, start, end))) if view.may_match(WIRE_GATE) else []
+    wire_hits = list(view.budget.hits(view.finditer(WIRE_LITERALS, WIRE_GATE, back=1)))
     needs.extend(_wire_calls(view, regions, senders, wire_hits))
     needs.extend(constant_calls(view, regions, senders, wire_hits))
     needs.extend(mcp_ui_sender_calls(view, regions, senders))
@@ -168,7 +169,7 @@ def scan_js(source: str, start: int, end: int, budget: HitBudget | None = None) 
     urls, externals = scan_urls(view, regions)
     auto_resize_off = view.may_match(_AUTO_RESIZE_GATE) and any(
         at_word_start(source, m.start()) and is_code(view.layout, m.start()) and not in_regions(regions, m.start())
-        for m in view.budget.hits(_AUTO_RESIZE_OFF.finditer(source, start, end))
+        for m in view.budget.hits(view.finditer(_AUTO_RESIZE_OFF, _AUTO_RESIZE_GATE))
     )
     return JsScan(
         tuple(needs),
@@ -187,7 +188,7 @@ def _api_uses(view: CodeView) -> list[tuple[int, str, str, str]]:
     uses: list[tuple[int, str, str, str]] = []
     if not view.may_match(_API_GATE):
         return uses
-    for match in view.budget.hits(_API_NAMES.finditer(view.source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_API_NAMES, _API_GATE)):
         if not at_word_start(view.source, match.start()):
             continue
         if is_code(view.layout, match.start()):
@@ -206,15 +207,14 @@ def _ext_apps_import(view: CodeView) -> int | None:
     source = view.source
     if not view.may_match(_EXT_APPS_GATE):
         return None
-    at = source.find(_EXT_APPS_PACKAGE, view.start, view.end)
-    while at >= 0:
+    for match in view.finditer(_EXT_APPS_PATTERN, _EXT_APPS_GATE):
+        at = match.start()
         index = span_index_at(view.layout, at)
         if index >= 0 and view.layout.kinds[index] in (STRING, TEMPLATE):
             literal_start = view.layout.starts[index]
             before = prev_code_index(source, view.layout, literal_start)
             if before >= 0 and (identifier_before(view, before) in ("from", "import") or source[before] == "("):
                 return literal_start
-        at = source.find(_EXT_APPS_PACKAGE, at + 1, view.end)
     return None
 
 

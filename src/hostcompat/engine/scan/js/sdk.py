@@ -86,7 +86,7 @@ def find_adapter_regions(view: CodeView) -> tuple[SdkRegion, ...]:
     seen: dict[int, set[str]] = {}
     if not view.may_match(_ADAPTER_GATE):
         return ()
-    for match in view.budget.hits(_ADAPTER_LITERAL.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_ADAPTER_LITERAL, _ADAPTER_GATE)):
         start = match.start()
         if not _is_literal(view, start, match.group(2)) or not _compared(view, start, match.end()):
             continue

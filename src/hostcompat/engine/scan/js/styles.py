@@ -65,7 +65,7 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
     first: int | None = None
     if not view.may_match(_OPENAI_GATE):
         return needs, []
-    for match in view.budget.hits(_OPENAI_NAME.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_OPENAI_NAME, _OPENAI_GATE)):
         if not at_word_start(source, match.start()) or in_regions(regions, match.start()):
             continue
         reference = _global_reference(view, match.start(), match.end())
@@ -84,7 +84,7 @@ def scan_openai(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
                 continue
             if at_word_start(source, at) and is_code(view.layout, at) and not in_regions(regions, at):
                 _member_use(view, match.end(), match.start(), needs, reads)
-    for match in view.budget.hits(_SET_GLOBALS.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_SET_GLOBALS, _OPENAI_GATE)):
         literal_start = match.start() - 1
         if is_literal_at(view, literal_start, match.end() + 1) and not in_regions(regions, literal_start):
             needs.append(
@@ -222,13 +222,29 @@ def _guard(view: CodeView, need: RawNeed) -> RawNeed:
     return need
 
 
+def _type_key_start(source: str, anchor: int) -> int:
+    """Where `type: ` (or `"type": `) starts before the quoted action at `anchor`, as `_MCP_UI_TYPE` reads it;
+    -1 when no key is there. Whitespace is what the pattern's `\\s` takes (`str.isspace`).
+    """
+    j = anchor - 1
+    while j >= 0 and source[j].isspace():
+        j -= 1
+    if j < 0 or source[j] != ":":
+        return -1
+    j -= 1
+    while j >= 0 and source[j].isspace():
+        j -= 1
+    if j >= 0 and source[j] in "\"'":
+        j -= 1
+    return j - 3 if j >= 3 and source[j - 3 : j + 1] == "type" else -1
+
+
 def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawNeed], list[RawSdk]]:
     """Legacy mcp-ui actions: object literals `{type: "tool"|…, payload}` posted to the host."""
     source = view.source
     needs: list[RawNeed] = []
     sdks: list[RawSdk] = []
-    types = view.may_match(_MCP_UI_TYPE_GATE)
-    for match in view.budget.hits(_MCP_UI_TYPE.finditer(source, view.start, view.end)) if types else ():
+    for match in view.budget.hits(view.finditer(_MCP_UI_TYPE, _MCP_UI_TYPE_GATE, start_of=_type_key_start)):
         literal_start = match.start(1)
         literal_end = match.end()
         if not at_word_start(source, match.start()) and source[match.start() - 1] not in "\"'":
@@ -275,8 +291,7 @@ def scan_mcp_ui(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[Ra
                 offset=literal_start,
             )
         )
-    markers = view.may_match(_MCP_UI_MARKERS_GATE)
-    for match in view.budget.hits(_MCP_UI_MARKERS.finditer(source, view.start, view.end)) if markers else ():
+    for match in view.budget.hits(view.finditer(_MCP_UI_MARKERS, _MCP_UI_MARKERS_GATE)):
         if is_literal_at(view, match.start() - 1, match.end() + 1):
             sdks.append(RawSdk(name="mcp-ui", how="runtime", detail=match.group(0), offset=match.start() - 1))
             break

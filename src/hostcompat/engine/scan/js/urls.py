@@ -29,7 +29,9 @@ _URL_TAIL = re.compile(r"//[^\s\"'`\\]{1,2048}")
 _URL_GATE = gate("//")
 _SCHEMES = ("https:", "http:", "wss:", "ws:")
 _QUOTES = "\"'`"
-_IMPORT_SPECIFIERS = tuple(re.compile(keyword + r"\s*([\"'])([^\"'\r\n]{1,2048})\1") for keyword in ("import", "from"))
+_IMPORT_SPECIFIERS = tuple(
+    (re.compile(keyword + r"\s*([\"'])([^\"'\r\n]{1,2048})\1"), gate(keyword)) for keyword in ("import", "from")
+)
 _DATA_CODE = re.compile(r"data:(?:text|application)/(?:javascript|ecmascript|html)")
 _SPECIFIER_GATE = gate("import", "from")
 _CONFIG_KEY = re.compile(r"([\w$]+)[\"']?\s*:\s*$")
@@ -37,12 +39,13 @@ _COMPOUND_URL_KEY = re.compile(r"(?:[a-z0-9_$](?:Url|URL|Uri|URI|Src)|[Ee]ndpoin
 _PLAIN_URL_KEY = re.compile(r"^(?:url|uri|src)$", re.IGNORECASE)
 _CONSTRUCTOR_BEFORE = re.compile(r"\bnew\s+[\w$.]+\s*\(\s*$")
 _BOUND_CONFIG = re.compile(r"(?:Url|URL|Src|Uri)[\"']?\s*:\s*([A-Za-z_$][\w$]*)\s*[,}]")
+_BOUND_CONFIG_GATE = gate("Url", "URL", "Src", "Uri")
 _FROM_OR_IMPORT = re.compile(r"\b(?:from|import)\s*$")
 _XHR_OPEN = re.compile(r"\.open\(\s*[\"'][A-Za-z]+[\"']\s*,\s*$")
 _SRC_ASSIGN = re.compile(r"\.src\s*=\s*$")
 _BOUND_TAIL = r"\s*(?:`\$\{\s*([A-Za-z_$][\w$]*)\s*\}|([A-Za-z_$][\w$]*)\s*[),;+])"
 _BOUND_USES = tuple(
-    (name, re.compile(re.escape(name) + (r"\s*=" if name == ".src" else r"\s*\(") + _BOUND_TAIL))
+    (name, re.compile(re.escape(name) + (r"\s*=" if name == ".src" else r"\s*\(") + _BOUND_TAIL), gate(name))
     for name in ("fetch", "WebSocket", "EventSource", "import", "importScripts", "Worker", "sendBeacon", ".src")
 )
 _BINDING = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*$")
@@ -92,8 +95,7 @@ def scan_urls(view: CodeView, regions: tuple[SdkRegion, ...]) -> tuple[list[RawU
     urls: list[RawUrl] = []
     externals: list[RawExternal] = []
     bindings: dict[str, tuple[str, int]] = {}
-    tails = _URL_TAIL.finditer(source, view.start, view.end) if view.may_match(_URL_GATE) else ()
-    for match in view.budget.hits(tails):
+    for match in view.budget.hits(view.finditer(_URL_TAIL, _URL_GATE)):
         start = _url_literal_start(source, match.start(), view.start)
         if start < 0 or in_regions(regions, start) or not _literal_starts_at(view, start):
             continue
@@ -195,10 +197,8 @@ def _bound_uses(
     if not bindings:
         return
     source = view.source
-    for name, pattern in _BOUND_USES:
-        if source.find(name, view.start, view.end) < 0:
-            continue
-        for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+    for name, pattern, needed in _BOUND_USES:
+        for match in view.budget.hits(view.finditer(pattern, needed)):
             bound = bindings.get(match.group(1) or match.group(2))
             if bound is None or not is_code(view.layout, match.start()) or in_regions(regions, match.start()):
                 continue
@@ -214,7 +214,7 @@ def _bound_uses(
                 urls.append(RawUrl(url=url, directive="connect", offset=match.start()))
             else:
                 urls.append(RawUrl(url=url, directive="resource", offset=match.start()))
-    for match in view.budget.hits(_BOUND_CONFIG.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(view.finditer(_BOUND_CONFIG, _BOUND_CONFIG_GATE)):
         bound = bindings.get(match.group(1))
         before = source[match.start() - 1] if match.start() > 0 else ""
         if bound is None or not (before.isalnum() or before in ("_", "$")):
@@ -230,7 +230,7 @@ def _bare_specifiers(view: CodeView, regions: tuple[SdkRegion, ...], externals: 
     source = view.source
     if not view.may_match(_SPECIFIER_GATE):
         return
-    specifiers = (m for pattern in _IMPORT_SPECIFIERS for m in pattern.finditer(source, view.start, view.end))
+    specifiers = (m for pattern, needed in _IMPORT_SPECIFIERS for m in view.finditer(pattern, needed))
     for match in view.budget.hits(specifiers):
         spec = match.group(2)
         if spec.startswith(("http:", "https:", "//", "data:")) or in_regions(regions, match.start()):
@@ -250,9 +250,7 @@ def scan_embedded(view: CodeView) -> list[RawEmbedded]:
     found: list[RawEmbedded] = []
     source = view.source
     for pattern, kind, needed in _EMBEDDED:
-        if not view.may_match(needed):
-            continue
-        for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+        for match in view.budget.hits(view.finditer(pattern, needed)):
             literal_start = match.start(1) if kind != "data-url" else match.start() - 1
             if literal_start < view.start or source[literal_start] not in _QUOTES:
                 continue

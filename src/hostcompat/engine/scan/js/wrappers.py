@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from hostcompat.engine.scan.js.context import CodeView, at_word_start
+from hostcompat.engine.scan.js.context import CodeView, at_word_start, find_words
 from hostcompat.engine.scan.js.lexer import enclosing_open_brace, is_code, next_code_index, prev_code_index
 from hostcompat.engine.scan.js.sdk import SdkRegion, in_regions
 from hostcompat.engine.scan.needs import APP_METHOD_NEEDS, OPENAI_METHOD_NEEDS
@@ -43,11 +43,10 @@ def wrapper_method_calls(
     derived = _method_needs(view, wrappers, uses)
     if not derived:
         return []
-    source = view.source
     names = sorted(derived, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w$])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
     found: list[RawNeed] = []
-    for match in view.budget.hits(pattern.finditer(source, view.start, view.end)):
+    for match in view.budget.hits(find_words(view, pattern, names)):
         at = match.start()
         if not is_code(view.layout, at) or in_regions(regions, at) or not _is_member_call(view, at, match.end()):
             continue
