@@ -4,6 +4,7 @@ processes; a cache entry is untrusted input, and a failing pool changes nothing 
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import json
 import os
@@ -221,7 +222,7 @@ def test_a_pool_that_cannot_start_or_take_work_changes_nothing(monkeypatch: pyte
     scans = RunScans(workers=2)
     scans.prescan(snapshot_with(ITEM), WidgetBudget())
     assert scans.content_needs(ITEM, None) == scan_content(ITEM)
-    monkeypatch.setattr(run_scans, "ProcessPoolExecutor", None)  # not callable: the pool cannot start
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", None)  # not callable: the pool cannot start
     assert start_pool(2) is None
 
 

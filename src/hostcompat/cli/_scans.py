@@ -17,14 +17,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Final
 
 from hostcompat.errors import ScanTimedOut
 from hostcompat.widget_scans import ContentNeeds, content_key, scan_content
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # concurrent.futures loads only with a pool: a check of one server does without
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from hostcompat.cli._scan_cache import DiskScanCache
     from hostcompat.probe.snapshot import Snapshot
     from hostcompat.widget_analysis import WidgetBudget
@@ -129,6 +129,8 @@ class RunScans:
         Raises:
             ScanTimedOut: `deadline` passed while waiting for it.
         """
+        from concurrent.futures import TimeoutError as FutureTimeout
+
         future, _ = self._pending.pop(key)
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
@@ -161,6 +163,7 @@ def _start_pool(workers: int) -> ProcessPoolExecutor | None:
     is none), with one worker loading the scanner now; None when no pool can start.
     """
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
     context: BaseContext
