@@ -54,11 +54,6 @@ def _scan_in_worker(item: WireJSON, wall_deadline: float | None) -> ContentNeeds
         return None
 
 
-def _warm_up() -> None:
-    """Load the scanner in a new worker (a tiny scan) while the probes run."""
-    scan_content({"text": "<script>window.parent.postMessage({}, '*')</script>"})
-
-
 class RunScans:
     """The run's scans (a `ScanSource`): kept by content key, done ahead in a process pool, kept on disk."""
 
@@ -67,14 +62,15 @@ class RunScans:
         self._disk = disk
         self._done: dict[str, ContentNeeds] = {}
         self._pending: dict[str, tuple[Future[ContentNeeds | None], float | None]] = {}
-        self._pool: ProcessPoolExecutor | None = _start_pool(workers) if workers > 0 else None
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None  # started with the first scan to do (none: every one is kept)
 
     def prescan(self, snapshot: Snapshot, budget: WidgetBudget) -> None:
         """Start scanning the widgets the check of `snapshot` will ask for (see `widget_analysis.widgets_to_scan`).
 
         Never raises: it runs beside the probes, and the check itself says what goes wrong with a server's data.
         """
-        if self._pool is None and self._disk is None:
+        if self._workers == 0 and self._disk is None:
             return
         from hostcompat.pipeline import bound_values, derive
         from hostcompat.widget_analysis import widgets_to_scan
@@ -94,6 +90,9 @@ class RunScans:
         if kept is not None:
             self._done[key] = kept
             return
+        if self._pool is None and self._workers > 0:
+            self._pool = _start_pool(self._workers)
+            self._workers = 0 if self._pool is None else self._workers
         if self._pool is None:
             return
         wall_deadline = None if seconds is None else time.time() + seconds
@@ -146,7 +145,7 @@ class RunScans:
         return needs  # None: stopped at the worker's deadline, which may be earlier than this one
 
     def _stop_pool(self) -> None:
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._workers = self._pool, None, 0
         for future, _ in self._pending.values():
             future.cancel()
         self._pending.clear()
@@ -160,7 +159,7 @@ class RunScans:
 
 def _start_pool(workers: int) -> ProcessPoolExecutor | None:
     """A pool of `workers` processes started from a fork server that has loaded the scanner (spawned where there
-    is none), with one worker loading the scanner now; None when no pool can start.
+    is none); None when no pool can start.
     """
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -174,7 +173,6 @@ def _start_pool(workers: int) -> ProcessPoolExecutor | None:
         else:
             context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-        pool.submit(_warm_up)
     except Exception:  # no pool: the scans run in this process
         return None
     return pool
