@@ -2,6 +2,11 @@
 as two CI jobs would) then merged, with the wall time of each.
 
 Run from the repository root: `python bench/bench_batch.py [--servers 20] [--concurrency N]`.
+
+`--against-slowest` measures the issue's multi-server target instead: `check --config` of `--servers` servers (say
+10) against the slowest of them checked alone (`check --config` of a one-server config), interleaved round by round
+(`--repeat` rounds), with the median and min-max of each and the ratio to the 1.5x target. `--baseline-src DIR` also
+times the config check with another source tree first on the path (an older checkout's `src`), in the same rounds.
 The servers are the built-in demo and the pinned reference servers: the MCP project's npm examples and servers
 (`interop/node_modules`) and its PyPI servers (`interop/pyservers`), as many as are installed, topped up with
 copies of the demo. The merged 2-shard report is compared with the 1-shard one (same servers, same verdicts).
@@ -11,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,6 +74,53 @@ def check(config: Path, out: Path, extra: list[str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, cwd=REPO, stderr=subprocess.DEVNULL)
 
 
+def timed(argv: list[str], env: dict[str, str] | None = None) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - started
+
+
+def spread(times: list[float]) -> str:
+    return f"median {statistics.median(times):5.2f} s (min {min(times):.2f}, max {max(times):.2f})"
+
+
+def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None) -> None:
+    """The config check of every server vs each server alone, interleaved, `repeat` rounds."""
+    config = work / "servers.json"
+    config.write_text(json.dumps({"mcpServers": listed}), "utf-8")
+    flags = ["--format", "json", "--fail-on", "never", "--timeout", "120", "-o", str(work / "out.json")]
+    base = [sys.executable, "-m", "hostcompat", "check", *flags, "--config"]
+    alone_configs = {}
+    for name, entry in listed.items():
+        path = work / f"alone-{name}.json"
+        path.write_text(json.dumps({"mcpServers": {name: entry}}), "utf-8")
+        alone_configs[name] = path
+    old_env = None
+    if baseline is not None:
+        old_env = {**os.environ, "PYTHONPATH": os.pathsep.join([baseline, os.environ.get("PYTHONPATH", "")])}
+    together: list[float] = []
+    before: list[float] = []
+    alone: dict[str, list[float]] = {name: [] for name in listed}
+    for round_ in range(repeat):
+        together.append(timed([*base, str(config)]))
+        if old_env is not None:
+            before.append(timed([*base, str(config)], old_env))
+        for name, path in alone_configs.items():
+            alone[name].append(timed([*base, str(path)]))
+        worst = max(times[-1] for times in alone.values())
+        print(f"  round {round_ + 1}: config {together[-1]:.2f} s, slowest alone this round {worst:.2f} s")
+    slowest = max(alone, key=lambda name: statistics.median(alone[name]))
+    ratio = statistics.median(together) / statistics.median(alone[slowest])
+    print(f"check --config, {len(listed)} servers:   {spread(together)}")
+    if before:
+        print(f"  the same, --baseline-src:  {spread(before)}")
+    print(f"slowest alone ({slowest}): {spread(alone[slowest])}")
+    verdict = "meets" if ratio <= 1.5 else "misses"
+    print(f"ratio of the medians: {ratio:.2f}x ({verdict} the 1.5x target)")
+    if before:
+        print(f"  baseline's ratio: {statistics.median(before) / statistics.median(alone[slowest]):.2f}x")
+
+
 def summary(path: Path) -> list[tuple[str, object, list[tuple[str, str]]]]:
     document = json.loads(path.read_text("utf-8"))
     return [
@@ -79,6 +133,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=20)
     parser.add_argument("--concurrency", type=int, default=None, help="servers probed at once per job")
+    parser.add_argument("--against-slowest", action="store_true", help="the config check vs the slowest server alone")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of --against-slowest")
+    parser.add_argument("--baseline-src", metavar="DIR", help="with --against-slowest: also time this source tree")
     args = parser.parse_args()
     extra = [] if args.concurrency is None else ["--concurrency", str(args.concurrency)]
     with tempfile.TemporaryDirectory() as temp:
@@ -88,6 +145,10 @@ def main() -> None:
         config.write_text(json.dumps({"mcpServers": listed}), "utf-8")
         demos = sum(1 for name in listed if name.startswith("demo-"))
         print(f"{len(listed)} stdio servers: {len(listed) - demos} reference servers, {demos} demo copies")
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f}")
+        if args.against_slowest:
+            against_slowest(listed, work, args.repeat, args.baseline_src)
+            return
 
         started = time.perf_counter()
         check(config, work / "whole.json", extra).wait()

@@ -63,6 +63,7 @@ from hostcompat.widget_analysis import (
     unreached_wrapper_needs,
     with_observed_needs,
 )
+from hostcompat.widget_scans import ScanSource
 from hostcompat.wire_json import WireJSON, WireValue
 from hostcompat.with_proxy import ProxiedVerdict, proxied_verdicts, with_proxied
 
@@ -204,9 +205,9 @@ def derive(bounded: Bounded) -> Derived:
     return Derived(bounded=bounded, tools=tools, read=read)
 
 
-def scan_widgets(derived: Derived, budget: WidgetBudget) -> Scanned:
-    """Scan every widget the tools name, within `budget` (see `widget_analysis.analyse_widgets`)."""
-    return Scanned(derived=derived, widgets=analyse_widgets(derived.snapshot, derived.requirements, budget))
+def scan_widgets(derived: Derived, budget: WidgetBudget, scans: ScanSource | None = None) -> Scanned:
+    """Scan every widget the tools name, within `budget`, each content by `scans` (`widget_analysis`)."""
+    return Scanned(derived=derived, widgets=analyse_widgets(derived.snapshot, derived.requirements, budget, scans))
 
 
 def judge(scanned: Scanned, settings: CheckSettings) -> Judged:
@@ -315,13 +316,14 @@ def check_snapshot(
     notes: Sequence[Mapping[str, str]] = (),
     host_contexts: Mapping[str | None, HostContext] | None = None,
     client_rules: Sequence[Rule] = (),
+    widget_scans: ScanSource | None = None,
 ) -> ServerEntry:
     """One server's part of the report document, from its snapshot: every stage of the flow, in order.
 
     The arguments are those of `CheckSettings` (`host_ids` may also be aliases), `target` what the report says of
     the server besides the snapshot's own target, and `notes` report events to add. With `client_rules`, each host
     that is not `works` is judged again on the data those rules rewrite for its client (`hostcompat.with_proxy`), and
-    its entry says so where the verdict improves.
+    its entry says so where the verdict improves. `widget_scans` scans widget content (a run's: same bytes, once).
 
     Whatever the snapshot holds, an entry comes back: long names and URIs are cut (with a finding on the tool or
     resource), and a check that still fails on the server's data gives an entry that says so, without host
@@ -342,7 +344,7 @@ def check_snapshot(
         host_contexts=host_contexts,
     )
     try:
-        scanned = scan_widgets(derive(bound_values(snapshot)), settings.widget_budget)
+        scanned = scan_widgets(derive(bound_values(snapshot)), settings.widget_budget, widget_scans)
         checked = hygiene(judge(scanned, settings))
     except HostCompatError as error:
         message = f"the check of this server failed on its data: {error.message}"
@@ -452,8 +454,7 @@ def _scalar(value: object) -> object:
     return preview_value(value)
 
 
-_MAX_TARGET_ITEMS: Final = 256
-_MAX_TARGET_DEPTH: Final = 8
+_MAX_TARGET_ITEMS, _MAX_TARGET_DEPTH = 256, 8
 
 
 def _bounded_json(value: WireValue, depth: int = 0) -> Any:

@@ -26,6 +26,7 @@ from hostcompat.engine.server.observed import ObservedRun, covers_entry_paths
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.widget_scans import MemoScans, NeedUse, ScanSource
 from hostcompat.wire_json import WireJSON, WireObject
 
 DEFAULT_WIDGET_SECONDS: Final = 60.0
@@ -34,28 +35,6 @@ DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
 """How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
 MAX_NEED_USES: Final = 40
 """How many uses of needs (with their line and snippet) the report keeps per widget; the rest are counted."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class NeedUse:
-    """One place a widget uses a need: the spelling that matched, whether a capability check guards it, and where
-    (1-based `line` and a short `snippet` of its code; None for a need its `_meta` declares).
-    """
-
-    need: str
-    detail: str
-    guarded: bool
-    line: int | None
-    snippet: str | None
-
-    def to_dict(self) -> WireObject:
-        """The report's JSON form; `line` and `snippet` only when known."""
-        out: WireObject = {"need": self.need, "detail": self.detail, "guarded": self.guarded}
-        if self.line is not None:
-            out["line"] = self.line
-        if self.snippet is not None:
-            out["snippet"] = self.snippet
-        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,16 +105,22 @@ class _Spending:
     budget: WidgetBudget
     deadline: float | None
     chars_left: int
+    scans: ScanSource
 
 
 def analyse_widgets(
-    snapshot: Snapshot, requirements: ServerRequirements, budget: WidgetBudget | None = None
+    snapshot: Snapshot,
+    requirements: ServerRequirements,
+    budget: WidgetBudget | None = None,
+    scans: ScanSource | None = None,
 ) -> WidgetAnalysis:
     """Scan every widget the tools name (`requirements.widget_tools_by_uri`) and attribute each need to the tools
     using that widget.
 
     The widgets are read in the order the tools name them, within `budget` (the defaults when None): once its time
     or its characters are spent, the widgets left are not analysed, and each gets a CHECK-SCAN-001 finding.
+    The content of each is scanned by `scans` (the run's, shared by its servers; by default each distinct content
+    once), which gives the same result for the same bytes.
     """
     budget = budget or WidgetBudget()
     widgets = requirements.widget_tools_by_uri
@@ -146,7 +131,7 @@ def analyse_widgets(
     findings: list[Finding] = []
     seen: list[WidgetSeen] = []
     deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
-    spending = _Spending(budget, deadline, budget.max_chars)
+    spending = _Spending(budget, deadline, budget.max_chars, scans or MemoScans())
     for uri, tools in widgets.items():
         try:
             needs = _scan_within(spending, snapshot, uri)
@@ -190,7 +175,7 @@ def _scan_within(spending: _Spending, snapshot: Snapshot, uri: str) -> _WidgetNe
 
     try:
         with scan_deadline(spending.deadline):
-            return _scan_widget(snapshot, uri)
+            return _scan_widget(snapshot, uri, spending.scans, spending.deadline)
     except ScanTimedOut as error:
         raise WidgetLeftOut(f"its analysis ran past the check's {seconds:g} s for widgets", value=uri) from error
 
@@ -223,7 +208,24 @@ def _widget_chars(snapshot: Snapshot, uri: str) -> int:
     return len(blob) * 3 // 4 if isinstance(blob, str) else 0
 
 
-def _scan_widget(snapshot: Snapshot, uri: str) -> _WidgetNeeds:
+def widgets_to_scan(snapshot: Snapshot, requirements: ServerRequirements, budget: WidgetBudget) -> list[WireJSON]:
+    """The content items `analyse_widgets` would scan, in its order, within the characters of `budget` (its time
+    aside): what a run may scan ahead, while other servers are still probed.
+    """
+    chars_left = budget.max_chars
+    items: list[WireJSON] = []
+    for uri in requirements.widget_tools_by_uri:
+        size = _widget_chars(snapshot, uri)
+        if size > chars_left:
+            continue
+        chars_left -= size
+        item = _widget_item(snapshot, uri)
+        if item is not None:
+            items.append(item)
+    return items
+
+
+def _scan_widget(snapshot: Snapshot, uri: str, scans: ScanSource, deadline: float | None) -> _WidgetNeeds:
     """The (need, guarded) uses and permission names of one widget, and what was left out of it.
 
     Raises:
@@ -241,47 +243,34 @@ def _scan_widget(snapshot: Snapshot, uri: str) -> _WidgetNeeds:
     if item is None:
         raise WidgetNotAnalysed("resources/read returned no contents", value=uri)
     from hostcompat.engine.scan.meta import scan_widget_meta
-    from hostcompat.engine.scan.widget import scan_widget_content  # the scanner loads only for servers with widgets
-    from hostcompat.engine.scan.widget_needs import attributed_needs
 
+    content = scans.content_needs(item, deadline)
+    if content.error is not None:
+        raise WidgetNotAnalysed(f"its content could not be scanned ({content.error})", value=uri)
     try:
-        scan = scan_widget_content(item)
         meta_scan = scan_widget_meta(_ui_meta_holder(item, snapshot.resource_listing(uri)))
-    except ScanTimedOut:
-        raise
     except HostCompatError as error:
         raise WidgetNotAnalysed(f"its content could not be scanned ({error})", value=uri) from error
-    if not scan.code_analysed:
+    if not content.code_analysed:
         raise WidgetNotAnalysed("its code is loaded from elsewhere and was not analysed", value=uri)
-    uses = (
-        *attributed_needs(scan),
-        *((f.need, f.kind == "guarded-call") for f in meta_scan.findings if f.counts),
-    )
-    capped = any(limit.code == "hits_capped" for limit in scan.limits)
-    partial = "it holds more candidate calls or scripts than the scanner looks at" if capped else None
-    seen = tuple(
-        dict.fromkeys(
-            NeedUse(
-                need=f.need,
-                detail=cut_value(f.detail, 200),
-                guarded=f.kind == "guarded-call",
-                line=None if f.evidence is None else f.evidence.line,
-                snippet=None if f.evidence is None else f.evidence.snippet,
-            )
-            for f in (*scan.findings, *meta_scan.findings)
-            if f.counts
+    counted = [f for f in meta_scan.findings if f.counts]
+    meta_seen = (
+        NeedUse(
+            need=f.need,
+            detail=cut_value(f.detail, 200),
+            guarded=f.kind == "guarded-call",
+            line=None if f.evidence is None else f.evidence.line,
+            snippet=None if f.evidence is None else f.evidence.snippet,
         )
+        for f in counted
     )
-    vias: dict[str, set[str]] = {}
-    for finding in scan.findings:
-        if finding.counts:
-            vias.setdefault(finding.need, set()).add(finding.via)
+    partial = "it holds more candidate calls or scripts than the scanner looks at" if content.capped else None
     return _WidgetNeeds(
-        uses=uses,
-        seen=seen,
+        uses=(*content.uses, *((f.need, f.kind == "guarded-call") for f in counted)),
+        seen=tuple(dict.fromkeys((*content.seen, *meta_seen))),
         permission_names=tuple(dict.fromkeys(meta_scan.permission_names)),
         partial=partial,
-        wrapper_only=tuple(need for need, how in vias.items() if how == {"wrapper"}),
+        wrapper_only=content.wrapper_only,
     )
 
 
@@ -376,5 +365,6 @@ __all__ = [
     "analyse_widgets",
     "unreached_notes",
     "unreached_wrapper_needs",
+    "widgets_to_scan",
     "with_observed_needs",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -179,9 +179,15 @@ def planned_redactor(item: Planned) -> Redactor:
     return target_redactor(item.target) | Redactor.of(item.secrets)
 
 
-def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | None) -> list[Snapshot]:
+def probe_all(
+    live: list[Planned],
+    options: ProbeOptions,
+    concurrency: int | None,
+    on_snapshot: Callable[[int, Snapshot], None] | None = None,
+) -> list[Snapshot]:
     """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display that
-    counts the servers done and names the ones running (`_progress`, on a terminal only).
+    counts the servers done and names the ones running (`_progress`, on a terminal only); `on_snapshot(index,
+    snapshot)` gets each snapshot as soon as it is taken.
     """
     if not live:
         return []
@@ -204,6 +210,7 @@ def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | Non
             concurrency=concurrency,
             calls=options.calls,
             on_progress=progress.update,
+            on_snapshot=on_snapshot,
         )
 
     try:

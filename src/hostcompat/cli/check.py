@@ -26,6 +26,7 @@ from hostcompat.report import REPORT_FORMATS
 from hostcompat.terminal import escape_json_text, is_terminal, write_json
 
 if TYPE_CHECKING:
+    from hostcompat.cli._scans import RunScans
     from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
     from hostcompat.report.model import ReportDocument, TargetInfo
@@ -83,6 +84,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also run each widget in headless Chromium under each judged host's emulated bridge (observed evidence)",
     )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep widget scans in this directory, by the widget's content and the scanner's version, and reuse "
+        "them in later runs",
+    )
     add_observe_arguments(parser)
 
 
@@ -124,34 +131,42 @@ def _run(args: argparse.Namespace) -> int:
     options = probe_options(args, as_host)
     if options.calls.explicit and not live:
         raise InvalidInput("--call and --calls apply to live servers: a snapshot holds the calls made when taken")
-    snapshots = dict(zip((id(item) for item in live), probe_all(live, options, args.concurrency), strict=True))
-    snapshots.update(offline)
-    entries = []
     budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
-    for item in planned:
-        if item.error is not None:
-            entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
-            continue
-        snapshot = snapshots[id(item)]
-        observation, notes = (
-            _observe(snapshot, catalog, host_ids, args, item.target, host_versions, host_contexts.get(None))
-            if args.observe
-            else (None, [])
-        )
-        entry = check_snapshot(
-            snapshot,
-            catalog,
-            host_ids=host_ids or None,
-            target=_target_info(item),
-            host_versions=host_versions,
-            as_of=as_of,
-            widget_budget=budget,
-            observed=() if observation is None else observation.runs,
-            notes=notes,
-            host_contexts=host_contexts,
-            client_rules=load_bundled_rules(),
-        )
-        entries.append(planned_redactor(item).json(entry, urls=False))
+    scans = _run_scans(args, len(live) + len(offline))
+    try:
+        for snapshot in offline.values():
+            scans.prescan(snapshot, budget)
+        taken = probe_all(live, options, args.concurrency, on_snapshot=lambda _, taken: scans.prescan(taken, budget))
+        snapshots = dict(zip((id(item) for item in live), taken, strict=True))
+        snapshots.update(offline)
+        entries = []
+        for item in planned:
+            if item.error is not None:
+                entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
+                continue
+            snapshot = snapshots[id(item)]
+            observation, notes = (
+                _observe(snapshot, catalog, host_ids, args, item.target, host_versions, host_contexts.get(None))
+                if args.observe
+                else (None, [])
+            )
+            entry = check_snapshot(
+                snapshot,
+                catalog,
+                host_ids=host_ids or None,
+                target=_target_info(item),
+                host_versions=host_versions,
+                as_of=as_of,
+                widget_budget=budget,
+                observed=() if observation is None else observation.runs,
+                notes=notes,
+                host_contexts=host_contexts,
+                client_rules=load_bundled_rules(),
+                widget_scans=scans,
+            )
+            entries.append(planned_redactor(item).json(entry, urls=False))
+    finally:
+        scans.close()
     document = report_document(entries)
     if shard is not None:
         document["shard"] = shard
@@ -164,6 +179,21 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write(changes.text())
         return 1 if changes.regressed else 0
     return exit_code(document, args.fail_on)
+
+
+def _run_scans(args: argparse.Namespace, servers: int) -> RunScans:
+    """The run's widget scans: kept in `--cache-dir`, and done in worker processes while other servers are probed
+    when there is more than one server and more than one core.
+    """
+    from hostcompat.cli._scans import RunScans, cores
+
+    disk = None
+    if args.cache_dir is not None:
+        from hostcompat.cli._scan_cache import DiskScanCache
+
+        disk = DiskScanCache(args.cache_dir)
+    workers = cores() if servers > 1 else 0
+    return RunScans(workers=workers if workers > 1 else 0, disk=disk)
 
 
 def _read_snapshot(path: Path) -> Snapshot:

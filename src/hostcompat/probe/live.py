@@ -368,11 +368,13 @@ async def capture_many(
     concurrency: int | None = None,
     calls: CallPlan = DEFAULT_CALLS,
     on_progress: Callable[[int, bool], None] | None = None,
+    on_snapshot: Callable[[int, Snapshot], None] | None = None,
 ) -> list[Snapshot]:
     """Probe several servers at once (at most `concurrency` at a time, default all); snapshots in target order.
 
     One server's failure never touches another's snapshot. Arguments are checked before any server starts.
-    `on_progress(index, done)` is told when the probe of `targets[index]` starts (False) and ends (True).
+    `on_progress(index, done)` is told when the probe of `targets[index]` starts (False) and ends (True), and
+    `on_snapshot(index, snapshot)` gets each snapshot as soon as it is taken (while other probes may still run).
 
     Raises:
         InvalidInput: a bad argument.
@@ -391,9 +393,12 @@ async def capture_many(
             if on_progress is not None:
                 on_progress(index, False)
             try:
-                results[index] = await capture(
+                snapshot = await capture(
                     target, limits=limits, advertise=advertise, era=era, client_info=client_info, calls=calls
                 )
+                results[index] = snapshot
+                if on_snapshot is not None:
+                    on_snapshot(index, snapshot)
             finally:
                 if on_progress is not None:
                     on_progress(index, True)
