@@ -22,11 +22,10 @@ from typing import Any, Final
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client.stdio import get_default_environment
-from mcp.shared.message import SessionMessage
 from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
 
 from hostcompat.probe._json_stream import load_json_capped
+from hostcompat.probe._sdk import SessionMessage, get_default_environment
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import (
     GARBAGE_OUTPUT,
