@@ -189,22 +189,25 @@ def probe_all(live: list[Planned], options: ProbeOptions, concurrency: int | Non
 
     from hostcompat.cli._progress import Progress
     from hostcompat.cli.command_line import terminal_width
-    from hostcompat.probe import capture_many
+    from hostcompat.probe._spawn import started_early
 
     targets = [item.target for item in live if item.target is not None]
     progress = Progress([item.label for item in live], sys.stderr, terminal_width())
 
     async def run() -> list[Snapshot]:
-        return await capture_many(
-            targets,
-            limits=options.limits,
-            advertise=options.advertise,
-            era=options.era,
-            client_info=options.client_info,
-            concurrency=concurrency,
-            calls=options.calls,
-            on_progress=progress.update,
-        )
+        async with started_early(targets[: concurrency or len(targets)]):  # the first that capture_many runs
+            from hostcompat.probe import capture_many  # the SDK: imported while the servers start
+
+            return await capture_many(
+                targets,
+                limits=options.limits,
+                advertise=options.advertise,
+                era=options.era,
+                client_info=options.client_info,
+                concurrency=concurrency,
+                calls=options.calls,
+                on_progress=progress.update,
+            )
 
     try:
         return anyio.run(run)
