@@ -9,6 +9,10 @@ median and minimum wall time and the ratios to `import mcp`.
 Run: `python bench/bench_startup.py [--runs 15] [--snapshot FILE] [--bytecode]` (without `--snapshot`, a snapshot of
 the built-in example server is captured first).
 
+`--live` times a live check instead: `hostcompat check -- node <server-basic-react>` (the ext-apps example from
+`interop/node_modules`, over stdio) against `bench/raw_client.py`, a client with no SDK making the same exchange
+(the floor), interleaved; it prints medians, min-max and the ratio to the floor (target: at most 1.3x).
+
 With `PYTHONDONTWRITEBYTECODE` set, an editable install of hostcompat compiles its sources on every run, while `mcp`
 (installed from a wheel) loads byte code: the table says so. `--bytecode` runs every command with byte code allowed,
 cached in a temporary `PYTHONPYCACHEPREFIX` (nothing is written into the source tree), as an installed wheel runs.
@@ -18,12 +22,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BASIC_REACT = REPO / "interop" / "node_modules" / "@modelcontextprotocol" / "server-basic-react" / "dist" / "index.js"
+LIVE_TARGET = 1.3
 
 
 def timed(command: list[str], env: dict[str, str] | None = None) -> float:
@@ -67,12 +76,61 @@ def pdf_snapshot(folder: Path) -> Path | None:
     return write_snapshot(corpus_snapshot("server-pdf"), folder / "pdf.snapshot.json")
 
 
+def interleaved(commands: dict[str, list[str]], runs: int, env: dict[str, str] | None) -> dict[str, list[float]]:
+    """Each command's wall times, `runs` rounds taking turns (after one warm-up run each)."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for command in commands.values():
+        timed(command, env)  # warm the file cache (and, with --bytecode, the byte code cache)
+    for _ in range(runs):
+        for name, command in commands.items():
+            samples[name].append(timed(command, env))
+    return samples
+
+
+def code_note(bytecode: bool) -> str:
+    if bytecode:
+        return "byte code allowed (temporary cache)"
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "PYTHONDONTWRITEBYTECODE set: an editable hostcompat compiles its sources on every run"
+    return "byte code allowed"
+
+
+def live(runs: int, bytecode: bool) -> None:
+    """A live check of server-basic-react over stdio beside the raw client's same exchange."""
+    if shutil.which("node") is None or not BASIC_REACT.is_file():
+        sys.exit(f"--live needs node and {BASIC_REACT.relative_to(REPO)} (npm ci in interop/)")
+    python = sys.executable
+    server = ["node", str(BASIC_REACT), "--stdio"]
+    commands = {
+        "raw client (no SDK)": [python, str(REPO / "bench" / "raw_client.py"), "--", *server],
+        "hostcompat check -- server": [
+            *(python, "-m", "hostcompat", "check", "--format", "json", "--fail-on", "never"),
+            *("--", *server),
+        ],
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        env = bytecode_env(Path(scratch)) if bytecode else None
+        samples = interleaved(commands, runs, env)
+    floor = statistics.median(samples["raw client (no SDK)"])
+    print(f"live check of server-basic-react (stdio), {runs} runs each, interleaved ({code_note(bytecode)})")
+    print(f"  {'command':<30} {'median':>9} {'min':>9} {'max':>9} {'x raw':>7}")
+    for name, values in samples.items():
+        median = statistics.median(values)
+        low, high = min(values) * 1000, max(values) * 1000
+        print(f"  {name:<30} {median * 1000:7.1f}ms {low:7.1f}ms {high:7.1f}ms {median / floor:6.2f}x")
+    print(f"target: live check <= {LIVE_TARGET}x the raw client")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--snapshot", type=Path)
     parser.add_argument("--bytecode", action="store_true", help="allow byte code (in a temporary cache folder)")
+    parser.add_argument("--live", action="store_true", help="a live stdio check against the raw no-SDK client")
     args = parser.parse_args()
+    if args.live:
+        live(args.runs, args.bytecode)
+        return
     python = sys.executable
     with tempfile.TemporaryDirectory() as scratch:
         snapshot = args.snapshot or example_snapshot(Path(scratch))
@@ -97,20 +155,9 @@ def main() -> None:
             commands["hostcompat check <pdf snapshot>"] = [*commands["hostcompat check <snapshot>"][:4], str(pdf)]
             commands["hostcompat check <pdf snapshot>"] += ["--format", "json", "--fail-on", "never"]
         env = bytecode_env(Path(scratch)) if args.bytecode else None
-        samples: dict[str, list[float]] = {name: [] for name in commands}
-        for command in commands.values():
-            timed(command, env)  # warm the file cache (and, with --bytecode, the byte code cache)
-        for _ in range(args.runs):
-            for name, command in commands.items():
-                samples[name].append(timed(command, env))
+        samples = interleaved(commands, args.runs, env)
     mcp_median = statistics.median(samples['python -c "import mcp"'])
-    if args.bytecode:
-        code = "byte code allowed (temporary cache)"
-    elif os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        code = "PYTHONDONTWRITEBYTECODE set: an editable hostcompat compiles its sources on every run"
-    else:
-        code = "byte code allowed"
-    print(f"start-up, {args.runs} runs each, interleaved ({sys.version.split()[0]}; {code})")
+    print(f"start-up, {args.runs} runs each, interleaved ({sys.version.split()[0]}; {code_note(args.bytecode)})")
     print(f"  {'command':<30} {'median':>9} {'min':>9} {'x import mcp':>13}")
     for name, values in samples.items():
         median = statistics.median(values)

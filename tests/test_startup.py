@@ -142,3 +142,24 @@ def test_help_is_as_wide_as_argparse_would_make_it(columns: str) -> None:
     env = {**os.environ, "COLUMNS": columns}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.strip() == "True"
+
+
+# ---- `python -m hostcompat` leaves without the interpreter's teardown (`cli.run`), losing nothing ------------------
+
+
+def test_the_module_entry_point_writes_the_whole_report_and_keeps_the_exit_code(
+    board_snapshot: Path, tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        in_process = main(["check", str(board_snapshot), "--format", "json", "--fail-on", "never"])
+    command = [sys.executable, "-m", "hostcompat", "check", str(board_snapshot), "--format", "json"]
+    piped = subprocess.run([*command, "--fail-on", "never"], capture_output=True, text=True)
+    assert (piped.returncode, piped.stdout) == (in_process, out.getvalue())
+    written = tmp_path / "report.json"
+    to_file = subprocess.run([*command, "--fail-on", "never", "-o", str(written)], capture_output=True, text=True)
+    assert to_file.returncode == 0
+    assert written.read_text(encoding="utf-8") == out.getvalue()
+    usage = subprocess.run([*command, "--host", "no-such-host"], capture_output=True, text=True)
+    assert usage.returncode == 2
+    assert "no-such-host" in usage.stderr

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from hostcompat.cli.command_line import build_parser as build_parser
     from hostcompat.cli.command_line import commands as commands
     from hostcompat.cli.command_line import main as main
+    from hostcompat.cli.command_line import run as run
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
@@ -29,6 +30,7 @@ __getattr__, __dir__ = lazy_exports(
             "build_parser",
             "commands",
             "main",
+            "run",
         ],
     },
 )
@@ -40,4 +42,5 @@ __all__ = [
     "build_parser",
     "commands",
     "main",
+    "run",
 ]

@@ -195,23 +195,26 @@ def probe_all(
 
     from hostcompat.cli._progress import Progress
     from hostcompat.cli.command_line import terminal_width
-    from hostcompat.probe import capture_many
+    from hostcompat.probe._spawn import started_early
 
     targets = [item.target for item in live if item.target is not None]
     progress = Progress([item.label for item in live], sys.stderr, terminal_width())
 
     async def run() -> list[Snapshot]:
-        return await capture_many(
-            targets,
-            limits=options.limits,
-            advertise=options.advertise,
-            era=options.era,
-            client_info=options.client_info,
-            concurrency=concurrency,
-            calls=options.calls,
-            on_progress=progress.update,
-            on_snapshot=on_snapshot,
-        )
+        async with started_early(targets[: concurrency or len(targets)]):  # the first that capture_many runs
+            from hostcompat.probe import capture_many  # the SDK: imported while the servers start
+
+            return await capture_many(
+                targets,
+                limits=options.limits,
+                advertise=options.advertise,
+                era=options.era,
+                client_info=options.client_info,
+                concurrency=concurrency,
+                calls=options.calls,
+                on_progress=progress.update,
+                on_snapshot=on_snapshot,
+            )
 
     try:
         return anyio.run(run)

@@ -8,10 +8,13 @@ fast.
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn, TextIO
 
 from hostcompat._version import __version__
 from hostcompat.cli._command import Command
@@ -167,6 +170,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _flushed(stream: TextIO) -> bool:
+    """Flush `stream`; False if it failed (closed, say) and the ordinary exit should report it."""
+    try:
+        stream.flush()
+    except BrokenPipeError:  # the reader went away: as `main` does, drop what is left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def run() -> NoReturn:
+    """The `hostcompat` console script and `python -m hostcompat`: `main`, then leave without the interpreter's
+    teardown (freeing every module and object takes longer than a small check itself).
+
+    The standard streams are flushed and the `atexit` handlers run first (logging, temporary folders, process
+    pools); every file `main` writes is closed (and atomically replaced) before it returns. With a thread still
+    running, or on an interpreter without `atexit._run_exitfuncs`, the exit is the ordinary one.
+    """
+    code = main()
+    if not all([_flushed(sys.stdout), _flushed(sys.stderr)]):
+        raise SystemExit(code)
+    threading = sys.modules.get("threading")
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_functions is None or (threading is not None and threading.active_count() > 1):
+        raise SystemExit(code)
+    run_exit_functions()
+    for stream in (sys.stdout, sys.stderr):  # an exit handler may have written
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 __all__ = [
     "COMMAND_MODULES",
     "EXIT_USAGE",
@@ -175,5 +211,6 @@ __all__ = [
     "commands",
     "help_with_default",
     "main",
+    "run",
     "terminal_width",
 ]

@@ -15,12 +15,11 @@ from typing import Any, Final
 import anyio
 import mcp_types as types
 import pydantic_core
-from mcp.client import ClientSession
-from mcp.shared.exceptions import MCPError
 from pydantic import RootModel, ValidationError
 
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import copy_object
+from hostcompat.probe._sdk import ClientSession, MCPError
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.call_secrets import redact_arguments
 from hostcompat.probe.calls import CallOutcome, CallRecord, PlannedCall

@@ -13,10 +13,9 @@ from typing import Any, Final
 
 import anyio
 import mcp_types as types
-from mcp.client import ClientSession
-from mcp.shared.exceptions import MCPError
 from pydantic import RootModel, ValidationError
 
+from hostcompat.probe._sdk import ClientSession, MCPError
 from hostcompat.probe._wire import Wire
 from hostcompat.probe.events import (
     BYTE_BUDGET,

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -22,11 +21,11 @@ from typing import Any, Final
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client.stdio import get_default_environment
-from mcp.shared.message import SessionMessage
 from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
 
 from hostcompat.probe._json_stream import load_json_capped
+from hostcompat.probe._sdk import SessionMessage, get_default_environment
+from hostcompat.probe._spawn import start, take
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import (
     GARBAGE_OUTPUT,
@@ -325,15 +324,10 @@ async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any
         OSError: the command could not be started.
     """
     wire.counts_bytes = True
-    process = await anyio.open_process(
-        [target.command, *target.args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=target.cwd,
-        env=get_default_environment() | dict(target.env),
-        start_new_session=True,
-    )
+    early = take(target)  # started before the SDK was imported (`_spawn.started_early`), or not
+    if isinstance(early, OSError):
+        raise early
+    process = early or await start(target, get_default_environment())
     wire.process = {"pid": process.pid}
     stderr = _StderrTail(wire.limits.max_stderr_bytes)
     to_client, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)

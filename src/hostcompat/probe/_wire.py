@@ -15,10 +15,9 @@ from typing import Any, Final
 
 import anyio
 import pydantic_core
-from mcp.client import Transport
-from mcp.shared.message import SessionMessage
 from mcp_types import PROTOCOL_VERSION_META_KEY, JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
 
+from hostcompat.probe._sdk import SessionMessage, Transport
 from hostcompat.probe.events import EVENTS_TRUNCATED, MAX_MESSAGE_CHARS, ProbeEvent, Severity, Step
 from hostcompat.probe.limits import Limits
 from hostcompat.redaction import Redactor

@@ -20,11 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Final
 
 import anyio
-import httpx2
 import mcp_types as types
-from mcp.client import Client, ClientExtension
-from mcp.client import advertise as advertise_extension
-from mcp.shared.exceptions import MCPError
 from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
@@ -35,8 +31,9 @@ from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._call import make_calls
 from hostcompat.probe._collect import LISTINGS, Gathered, gather, read_ui_resources
-from hostcompat.probe._http import open_sse, open_streamable_http
 from hostcompat.probe._json import copy_object, expect_choice, expect_object, expect_str
+from hostcompat.probe._sdk import Client, ClientExtension, MCPError
+from hostcompat.probe._sdk import advertise as advertise_extension
 from hostcompat.probe._silent import silent_stdio_detail
 from hostcompat.probe._stdio import open_stdio
 from hostcompat.probe._wire import Wire, tee
@@ -116,10 +113,10 @@ def _check_target(target: object) -> Target:
 def _transport(target: Target, wire: Wire) -> AbstractAsyncContextManager[Any]:
     if isinstance(target, StdioTarget):
         return open_stdio(target, wire)
-    if isinstance(target, HttpTarget):
-        return open_streamable_http(target, wire)
-    if isinstance(target, SseTarget):
-        return open_sse(target, wire)
+    if isinstance(target, HttpTarget | SseTarget):  # the HTTP client (`httpx2`) is imported for these targets only
+        from hostcompat.probe._http import open_sse, open_streamable_http
+
+        return open_streamable_http(target, wire) if isinstance(target, HttpTarget) else open_sse(target, wire)
     return target.open()
 
 
@@ -156,7 +153,9 @@ def _describe(error: BaseException) -> str:
 
 
 def _unreachable(error: BaseException) -> bool:
-    return any(isinstance(leaf, OSError | httpx2.TransportError | httpx2.HTTPStatusError) for leaf in _leaves(error))
+    httpx2 = sys.modules.get("httpx2")  # not imported: no HTTP error can have been raised
+    failures = (OSError,) if httpx2 is None else (OSError, httpx2.TransportError, httpx2.HTTPStatusError)
+    return any(isinstance(leaf, failures) for leaf in _leaves(error))
 
 
 def _record_failure(error: Exception, wire: Wire, capture: _Capture) -> None:
