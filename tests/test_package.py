@@ -32,7 +32,10 @@ def test_error_keeps_the_offending_value_and_truncates_its_preview() -> None:
 
 def test_python_dash_m_prints_the_version_without_importing_the_sdk() -> None:
     code = (
-        "import sys, runpy\n"
+        "import os, sys, runpy\n"
+        "def leave(status):\n"  # cli.run() ends by os._exit: here it must come back to the check below
+        "    raise SystemExit(status)\n"
+        "os._exit = leave\n"
         "sys.argv = ['hostcompat', '--version']\n"
         "try:\n"
         "    runpy.run_module('hostcompat', run_name='__main__')\n"

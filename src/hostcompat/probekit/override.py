@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hostcompat.engine.catalog.load import apply_overrides
 from hostcompat.engine.catalog.model import Catalog, HostProfile
@@ -133,6 +133,11 @@ def build_override(
         CatalogError: the document does not pass the catalog's validator (a bug, never the host's doing).
         HostCompatError: `host_id` is not in the catalog.
     """
+    seen = replace(  # a name of only spaces or line breaks names nothing
+        seen,
+        client_name=seen.client_name if (seen.client_name or "").strip() else None,
+        host_name=seen.host_name if (seen.host_name or "").strip() else None,
+    )
     known = catalog.get(host_id) if host_id else find_host(catalog, seen.client_name, seen.host_name)
     facts = [(item.path, _fact(item, seen)) for item in derived.facts]
     transport = seen.transport if seen.transport in ("stdio", "streamable-http") else None
