@@ -47,6 +47,11 @@ CASES = [
     ("missing-type", {"type": "object", "properties": {"a": {"description": "no type"}}}, "inputSchema.properties.a"),
     ("additionalProperties-not-false", {"type": "object", "properties": {}}, "inputSchema"),
     ("combinator-at-root", {"type": "object", "properties": {}, "anyOf": [{"required": []}]}, "inputSchema"),
+    (
+        "type-array-argument",
+        {"type": "object", "properties": {"a": {"type": ["string", "null"]}}},
+        "inputSchema.properties.a",
+    ),
 ]
 
 
@@ -57,6 +62,11 @@ def test_each_construct_is_found_with_the_path_of_its_first_use(feature: str, sc
 
 def test_every_catalog_schema_feature_has_a_case() -> None:
     assert {case[0] for case in CASES} == set(SCHEMA_FEATURES)
+
+
+def test_a_type_list_nested_below_an_argument_is_no_argument_of_its_own() -> None:
+    nested = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": ["string", "null"]}}}}
+    assert "type-array" in schema_constructs(nested) and "type-array-argument" not in schema_constructs(nested)
 
 
 def test_a_strict_plain_schema_uses_nothing() -> None:

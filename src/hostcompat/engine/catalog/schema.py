@@ -128,6 +128,7 @@ SCHEMA_FEATURES: Final = (
     "missing-type",
     "additionalProperties-not-false",
     "combinator-at-root",
+    "type-array-argument",
 )
 """JSON Schema constructs in a tool's `inputSchema` that some hosts reject."""
 

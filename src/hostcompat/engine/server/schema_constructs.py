@@ -71,7 +71,8 @@ def schema_constructs(schema: object, *, root_path: str = "inputSchema") -> dict
 
     The walk is depth first in document order, so the paths are stable. Constructs:
     `$ref`, `$defs`, `definitions`, `$schema` (any), `$schema-2020-12`, `type-with-anyOf` (a node with both),
-    `type-array` (`type` is a list), `anyOf-in-items` (`items` holds `anyOf`), `ref-with-siblings` (`$ref` beside
+    `type-array` (`type` is a list; also `type-array-argument` where that node is a top-level property, an
+    argument), `anyOf-in-items` (`items` holds `anyOf`), `ref-with-siblings` (`$ref` beside
     keys other than description/default), `bare-title` (a sub-schema that is only `{"title": ...}`), `oneOf`,
     `object-without-properties`, `missing-type` (the root, a property or an items schema that nothing gives a type,
     see `has_type`) and `additionalProperties-not-false` (an object schema that does not set it to false).
@@ -87,7 +88,11 @@ def schema_constructs(schema: object, *, root_path: str = "inputSchema") -> dict
         if type(node) is not dict and not isinstance(node, Mapping):
             continue
         visited += 1
-        for feature, suffix in _node_constructs(node, role, types):
+        constructs = _node_constructs(node, role, types)
+        argument = depth == 1 and path is not None and path[1].startswith(".properties.")
+        if argument and isinstance(node.get("type"), list):
+            constructs.append(("type-array-argument", ""))  # a tool argument itself, not a schema nested in one
+        for feature, suffix in constructs:
             if feature not in found:
                 found[feature] = _render(root_path, path) + suffix
         if depth < MAX_SCHEMA_DEPTH:

@@ -55,6 +55,7 @@ SCHEMA_FIXES: Final = {
     "$schema-2020-12": ("Leave $schema out of inputSchema.", "drop-schema-dialect"),
     "type-with-anyOf": ("Move type into each anyOf branch.", "move-type-into-anyof"),
     "type-array": ("Write a list of types as anyOf of single types.", None),
+    "type-array-argument": ("Write the argument's list of types as anyOf of single types.", None),
     "anyOf-in-items": ("Avoid anyOf directly inside items.", None),
     "bare-title": ("Give every schema node a type (a node that is only a title fails).", None),
     "oneOf": ("Use anyOf instead of oneOf.", None),
