@@ -26,7 +26,7 @@ from hostcompat.engine.server.observed import ObservedRun, covers_entry_paths
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
 from hostcompat.probe.snapshot import Snapshot
-from hostcompat.widget_scans import MemoScans, NeedUse, ScanSource
+from hostcompat.widget_scans import MemoScans, NeedUse, ScanSource, need_use
 from hostcompat.wire_json import WireJSON, WireObject
 
 DEFAULT_WIDGET_SECONDS: Final = 60.0
@@ -254,16 +254,7 @@ def _scan_widget(snapshot: Snapshot, uri: str, scans: ScanSource, deadline: floa
     if not content.code_analysed:
         raise WidgetNotAnalysed("its code is loaded from elsewhere and was not analysed", value=uri)
     counted = [f for f in meta_scan.findings if f.counts]
-    meta_seen = (
-        NeedUse(
-            need=f.need,
-            detail=cut_value(f.detail, 200),
-            guarded=f.kind == "guarded-call",
-            line=None if f.evidence is None else f.evidence.line,
-            snippet=None if f.evidence is None else f.evidence.snippet,
-        )
-        for f in counted
-    )
+    meta_seen = (need_use(finding) for finding in counted)
     partial = "it holds more candidate calls or scripts than the scanner looks at" if content.capped else None
     return _WidgetNeeds(
         uses=(*content.uses, *((f.need, f.kind == "guarded-call") for f in counted)),

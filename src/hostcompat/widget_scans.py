@@ -15,11 +15,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from hostcompat.engine.server.long_values import cut_value
 from hostcompat.errors import HostCompatError, ScanTimedOut
 from hostcompat.wire_json import WireJSON, WireObject
+
+if TYPE_CHECKING:
+    from hostcompat.engine.scan.model import NeedFinding
 
 _HASH_CHUNK: Final = 1 << 20
 """Characters encoded at a time while hashing (a 16 MiB widget is never copied whole)."""
@@ -47,6 +50,18 @@ class NeedUse:
         if self.snippet is not None:
             out["snippet"] = self.snippet
         return out
+
+
+def need_use(finding: NeedFinding) -> NeedUse:
+    """Where a scan (of the content or of the `_meta`) found one use of a need, as the report shows it."""
+    evidence = finding.evidence
+    return NeedUse(
+        need=finding.need,
+        detail=cut_value(finding.detail, 200),
+        guarded=finding.kind == "guarded-call",
+        line=None if evidence is None else evidence.line,
+        snippet=None if evidence is None else evidence.snippet,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,16 +149,7 @@ def scan_content(item: WireJSON, deadline: float | None = None) -> ContentNeeds:
     if not scan.code_analysed:
         return ContentNeeds(code_analysed=False)
     counting = [finding for finding in scan.findings if finding.counts]
-    seen = (
-        NeedUse(
-            need=f.need,
-            detail=cut_value(f.detail, 200),
-            guarded=f.kind == "guarded-call",
-            line=None if f.evidence is None else f.evidence.line,
-            snippet=None if f.evidence is None else f.evidence.snippet,
-        )
-        for f in counting
-    )
+    seen = (need_use(finding) for finding in counting)
     vias: dict[str, set[str]] = {}
     for finding in counting:
         vias.setdefault(finding.need, set()).add(finding.via)
@@ -225,6 +231,7 @@ __all__ = [
     "ScanSource",
     "content_key",
     "needs_from_json",
+    "need_use",
     "needs_to_json",
     "scan_content",
 ]
