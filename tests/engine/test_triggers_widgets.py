@@ -41,6 +41,14 @@ def test_a_widget_that_sends_update_model_context_fires_and_one_that_does_not_st
     assert evaluate_trigger("widget-update-model-context", surface, quiet).state is TriggerState.ABSENT
 
 
+def test_a_widget_that_sends_ui_message_fires_and_one_that_does_not_stays_quiet() -> None:
+    surface = describe_server_surface([TYPED])
+    sending = WidgetUsage(needs={"message": ("board",)})
+    assert evaluate_trigger("widget-message", surface, sending).fired == ("board",)
+    quiet = WidgetUsage(needs={"openLinks": ("board",)})
+    assert evaluate_trigger("widget-message", surface, quiet).state is TriggerState.ABSENT
+
+
 def test_structured_content_with_no_text_degrades_claude_and_a_json_text_does_not() -> None:
     from hostcompat.engine.catalog.load import load_catalog
     from hostcompat.engine.findings.model import Verdict

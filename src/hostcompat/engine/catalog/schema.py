@@ -246,13 +246,13 @@ TRIGGERS: Final[Mapping[str, str]] = {
     "tool-output-schema": "a tool declares an outputSchema",
     "input-schema-closed": "a tool's inputSchema sets additionalProperties false at its top level, so an argument "
     "the host adds is refused",
-    "widget-mcp-ui-actions": "a widget posts legacy mcp-ui actions ({type, payload}) that no adapter in the page "
-    "translates",
+    "widget-mcp-ui-actions": "a widget posts legacy mcp-ui actions ({type, payload}) no adapter in the page translates",
     "result-structured-without-text": "a captured non-error result has structuredContent and no non-empty text "
     "block in its content, so a reader of content alone gets nothing",
     "widget-result-structured-not-in-text": "a captured non-error result of a widget tool has structuredContent that "
     "no text block of its content carries, so a widget shown only content renders without its data",
     "widget-update-model-context": "a widget sends ui/update-model-context",
+    "widget-message": "a widget sends ui/message",
 }
 """Every trigger a catalog fact or quirk may name: the server data that makes it bite, in words."""
 

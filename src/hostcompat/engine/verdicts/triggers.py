@@ -83,6 +83,8 @@ def evaluate_trigger(
         return _widget_actions(trigger, surface, usage)
     if trigger == "widget-update-model-context":
         return _widget_need(trigger, usage, "updateModelContext", "sends ui/update-model-context")
+    if trigger == "widget-message":
+        return _widget_need(trigger, usage, "message", "sends ui/message")
     if trigger == "widget-result-structured-not-in-text":
         return _result_trigger(trigger, surface, _structured_not_in_text, surface.output_schema_tools, widget_tools)
     if trigger == "tool-output-schema":
@@ -337,6 +339,7 @@ EVALUATED_TRIGGERS: Final = frozenset(
         "input-schema-closed",
         "widget-mcp-ui-actions",
         "widget-update-model-context",
+        "widget-message",
         "widget-result-structured-not-in-text",
     }
 )
