@@ -192,7 +192,8 @@ def json_main(argv: list[str]) -> None:
         together, alone = against_slowest(listed, Path(temp), max(1, args.repeat), None)
     slowest = max(alone, key=lambda name: statistics.median(alone[name]))
     demos = sum(1 for name in listed if name.startswith("demo-"))
-    note = f"{len(listed)} stdio servers ({demos} demo copies); slowest alone: {slowest}"
+    copies = "1 demo copy" if demos == 1 else f"{demos} demo copies"
+    note = f"{len(listed)} stdio servers ({copies}); slowest alone: {slowest}"
     figures = Figures("bench_batch")
     figures.measured["config"] = measured("s", together, note)
     figures.measured["slowest alone"] = measured("s", alone[slowest], f"slowest alone: {slowest}")
