@@ -84,8 +84,12 @@ def spread(times: list[float]) -> str:
     return f"median {statistics.median(times):5.2f} s (min {min(times):.2f}, max {max(times):.2f})"
 
 
-def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None) -> None:
-    """The config check of every server vs each server alone, interleaved, `repeat` rounds."""
+def against_slowest(
+    listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None
+) -> tuple[list[float], dict[str, list[float]]]:
+    """The config check of every server vs each server alone, interleaved, `repeat` rounds; returns the config
+    check's seconds and each server's alone.
+    """
     config = work / "servers.json"
     config.write_text(json.dumps({"mcpServers": listed}), "utf-8")
     flags = ["--format", "json", "--fail-on", "never", "--timeout", "120", "-o", str(work / "out.json")]
@@ -119,6 +123,7 @@ def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: in
     print(f"ratio of the medians: {ratio:.2f}x ({verdict} the 1.5x target)")
     if before:
         print(f"  baseline's ratio: {statistics.median(before) / statistics.median(alone[slowest]):.2f}x")
+    return together, alone
 
 
 def summary(path: Path) -> list[tuple[str, object, list[tuple[str, str]]]]:
@@ -171,5 +176,32 @@ def main() -> None:
         print(f"merged == unsharded: {same}; servers not checked: {failed}")
 
 
+def json_main(argv: list[str]) -> None:
+    """`--json FILE [--servers 10] [--repeat N]`: only the figures `bench/summary.py` reads (issue 18), written to
+    FILE: `check --config` of the servers and the slowest of them checked alone, interleaved round by round.
+    """
+    from _figures import Figures, measured, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the --config figures of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--servers", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as temp:
+        listed = servers(args.servers, Path(temp))
+        together, alone = against_slowest(listed, Path(temp), max(1, args.repeat), None)
+    slowest = max(alone, key=lambda name: statistics.median(alone[name]))
+    demos = sum(1 for name in listed if name.startswith("demo-"))
+    copies = "1 demo copy" if demos == 1 else f"{demos} demo copies"
+    note = f"{len(listed)} stdio servers ({copies}); slowest alone: {slowest}"
+    figures = Figures("bench_batch")
+    figures.measured["config"] = measured("s", together, note)
+    figures.measured["slowest alone"] = measured("s", alone[slowest], f"slowest alone: {slowest}")
+    write_figures(args.json, figures)
+
+
 if __name__ == "__main__":
-    main()
+    if "--json" in sys.argv:
+        json_main(sys.argv[1:])
+    else:
+        main()

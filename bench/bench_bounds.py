@@ -223,5 +223,30 @@ def main() -> None:
             )
 
 
+def json_main(argv: list[str]) -> None:
+    """`--json FILE`: only the figure `bench/summary.py` reads (issue 18), written to FILE: the peak RSS of one
+    check of a snapshot whose one widget is 50 MB of real widget code, and MCPJam's peak as quoted.
+    """
+    from _figures import Figures, measured, quoted, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the peak-memory figure of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "real.json"
+        real_code_snapshot(path)
+        size = path.stat().st_size
+        _, peak, code = run_check([str(path), "--format", "json", "--fail-on", "never", "--timeout", "600"])
+    corpus = "real widget code" if (REPO / "interop" / "corpus" / "index.json").is_file() else "generated code"
+    figures = Figures("bench_bounds")
+    note = f"snapshot of {size / MB:.1f} MB, one 50 MB widget of {corpus}; check exit {code}"
+    figures.measured["50 MB widget"] = measured("MiB", [peak * MB / 2**20], note)
+    figures.quoted["50 MB widget"] = quoted("MiB", MCPJAM_50MB_PEAK_MIB)
+    write_figures(args.json, figures)
+
+
 if __name__ == "__main__":
-    main()
+    if "--json" in sys.argv:
+        json_main(sys.argv[1:])
+    else:
+        main()

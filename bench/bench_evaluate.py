@@ -172,5 +172,40 @@ def make_tools_options(size: int) -> tuple[list[dict[str, Any]], dict[str, Any]]
     return tools, options
 
 
+def json_main(argv: list[str]) -> None:
+    """`--json FILE [--batches N]`: only the figures `bench/summary.py` reads (issue 18), written to FILE: the time
+    per host for the pdf capture and the mixed 10-tool server, per host and tool at 1,000 and 10,000 tools, and
+    MCPJam's per-host time as quoted.
+    """
+    from _figures import Figures, measured, quoted, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the evaluation figures of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--batches", type=int, default=5)
+    args = parser.parse_args(argv)
+    catalog = load_catalog()
+    hosts = len(catalog.hosts)
+    figures = Figures("bench_evaluate")
+    figures.quoted["per host"] = quoted("us", MCPJAM_US_PER_HOST)
+    pdf = pdf_case()
+    cases = {"pdf": pdf, "10 tools": make_tools_options(SIZES[0])}
+    notes = {"pdf": "pdf example capture", "10 tools": "mixed 10-tool server"}
+    for size in SIZES[1:]:
+        cases[f"{size:,} tools"] = make_tools_options(size)
+    for name, case in cases.items():
+        if case is None:
+            figures.skipped[name] = "no pdf example in the widget corpus (python scripts/capture_widgets.py)"
+            continue
+        tools, options = case
+        seconds = batch_seconds(tools, options, catalog, max(1, args.batches))
+        per = hosts if name in notes else hosts * len(tools)
+        note = notes.get(name, f"per host and tool, {len(tools):,} tools")
+        figures.measured[name] = measured("us", (value / per * 1e6 for value in seconds), f"{note}, {hosts} hosts")
+    write_figures(args.json, figures)
+
+
 if __name__ == "__main__":
-    main()
+    if "--json" in sys.argv:
+        json_main(sys.argv[1:])
+    else:
+        main()

@@ -238,7 +238,45 @@ async def main(calls: int, rounds: int, stdio_only: bool) -> None:
         )
 
 
-if __name__ == "__main__":
+async def _json_figures(calls: int) -> dict[str, list[float]]:
+    """Each stdio mode's one-at-a-time round trips (milliseconds): direct, the proxy's stdio front, the bare relay."""
+    server = ["node", str(EVERYTHING), "stdio"]
+    proxy = [sys.executable, "-m", "hostcompat.cli.proxy", "--", *server]
+    bare = [sys.executable, str(Path(__file__).with_name("bare_relay.py")), "--", *server]
+    modes: dict[str, Connect] = {
+        "direct": lambda: _stdio(server),
+        "proxy": lambda: _stdio(proxy),
+        "bare relay": lambda: _stdio(bare),
+    }
+    latencies = await round_trips(modes, calls)
+    return {label: [seconds * 1000 for seconds in values] for label, values in latencies.items()}
+
+
+def json_main(argv: list[str]) -> None:
+    """`--json FILE [--calls N]`: only the figures `bench/summary.py` reads (issue 18), written to FILE: round trips
+    one call at a time over loopback stdio, direct, through the proxy and through the bare relay, taking turns.
+    """
+    from _figures import Figures, measured, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the proxy figures of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--calls", type=int, default=300)
+    args = parser.parse_args(argv)
+    if not EVERYTHING.is_file():
+        sys.exit(f"server-everything is not installed (npm ci in {REPO.name}/interop)")
+    loop = "uvloop" if uvloop_available() else "asyncio"
+    figures = Figures("bench_proxy")
+    for label, values in anyio.run(_json_figures, max(1, args.calls)).items():
+        note = f"{len(values)} calls to server-everything, taking turns" + (
+            f", {loop} loop" if label == "proxy" else ""
+        )
+        figures.measured[label] = measured("ms", values, note)
+    write_figures(args.json, figures)
+
+
+if __name__ == "__main__" and "--json" in sys.argv:
+    json_main(sys.argv[1:])
+elif __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)

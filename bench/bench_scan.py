@@ -289,5 +289,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def json_main(argv: Sequence[str]) -> int:
+    """`--json FILE [--repeat N]`: only the figures `bench/summary.py` reads (issue 18), written to FILE: the native
+    scanner's MB/s over the captured widgets and over 50 MB of real widget code, MCPJam's patterns (every match, in
+    Node) on the same 50 MB, the slowest per-widget speed ratio to them, and MCPJam's figures as quoted.
+    """
+    from _figures import Figures, measured, quoted, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the scan figures of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    repeat = max(1, args.repeat)
+    corpus = [w for w in load_widgets() if w.origin == "corpus"]
+    if not corpus:
+        raise SystemExit(f"no captured widget corpus in {corpus_dir()} (python scripts/capture_widgets.py)")
+    texts = [w.source for w in corpus]
+    figures = Figures("bench_scan")
+    figures.quoted.update({key: quoted("MB/s", value) for key, value in MCPJAM_QUOTED.items()})
+    mb = sum(len(t) for t in texts) / 1e6
+    note = f"{len(texts)} captured widgets, {mb:.1f} MB"
+    figures.measured["widgets"] = measured("MB/s", (mb / s for s in runs(partial(scan_all, texts), repeat)), note)
+    real = [real_code(texts, REAL_CODE_CHARS)]
+    mb = REAL_CODE_CHARS / 1e6
+    note = f"{mb:.0f} MB of the captured widgets, repeated, as one page"
+    figures.measured["real code"] = measured("MB/s", (mb / s for s in runs(partial(scan_all, real), repeat)), note)
+    node_real = node_full_scan(real, repeat)
+    node_each = node_full_scan(texts, repeat)
+    if node_real is None or node_each is None:
+        figures.skipped.update(dict.fromkeys(("real code, Node", "slowest widget, Node"), "node not found"))
+    else:
+        figures.measured["real code, Node"] = measured("MB/s", (mb / s for s in node_real[0]), "MCPJam's patterns")
+        ours = [statistics.median(runs(partial(scan_widget_source, text), repeat)) for text in texts]
+        ratio, key, size = min(
+            (statistics.median(theirs) / mine, w.key, len(w.source))
+            for mine, theirs, w in zip(ours, node_each[1], corpus, strict=True)
+        )
+        figures.measured["slowest widget, Node"] = measured("x", [ratio], f"slowest: {key} ({size / 1e3:.1f} kB)")
+    write_figures(args.json, figures)
+    return 0
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(json_main(sys.argv[1:]) if "--json" in sys.argv else main())

@@ -175,5 +175,46 @@ def main() -> None:
         print("check <pdf snapshot>: no pdf example in the widget corpus (run scripts/capture_widgets.py); skipped")
 
 
+def json_main(argv: list[str]) -> None:
+    """`--json FILE [--runs N] [--bytecode] [--live]`: only the figures `bench/summary.py` reads (issue 18), written
+    to FILE: the offline check of the pdf snapshot (and MCPJam's as quoted), or with `--live` the live check of
+    server-basic-react and the raw client's same exchange, interleaved.
+    """
+    from _figures import Figures, measured, quoted, write_figures  # bench/, the script's folder, is on the path
+
+    parser = argparse.ArgumentParser(description="the start-up figures of issue 18, as JSON")
+    parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bytecode", action="store_true")
+    parser.add_argument("--live", action="store_true")
+    args = parser.parse_args(argv)
+    python, flags = sys.executable, ["--format", "json", "--fail-on", "never"]
+    figures = Figures("bench_startup")
+    with tempfile.TemporaryDirectory() as scratch:
+        env = bytecode_env(Path(scratch)) if args.bytecode else None
+        note = code_note(args.bytecode)
+        if args.live:
+            if shutil.which("node") is None or not BASIC_REACT.is_file():
+                sys.exit(f"needs node and {BASIC_REACT.relative_to(REPO)} (npm ci in interop/)")
+            server = ["node", str(BASIC_REACT), "--stdio"]
+            commands = {
+                "live": [python, "-m", "hostcompat", "check", *flags, "--", *server],
+                "raw client": [python, str(REPO / "bench" / "raw_client.py"), "--", *server],
+            }
+        else:
+            pdf = pdf_snapshot(Path(scratch))
+            if pdf is None:
+                sys.exit("no pdf example in the widget corpus (python scripts/capture_widgets.py)")
+            commands = {"check pdf": [python, "-m", "hostcompat", "check", str(pdf), *flags]}
+            figures.quoted["check pdf"] = quoted("ms", MCPJAM_PDF_CHECK_MS)
+        samples = interleaved(commands, max(1, args.runs), env)
+    for name, seconds in samples.items():
+        figures.measured[name] = measured("ms", (value * 1000 for value in seconds), note)
+    write_figures(args.json, figures)
+
+
 if __name__ == "__main__":
-    main()
+    if "--json" in sys.argv:
+        json_main(sys.argv[1:])
+    else:
+        main()
