@@ -98,6 +98,32 @@ def test_the_same_widget_on_several_servers_is_scanned_once(monkeypatch: pytest.
     assert plain[1]["widgets"][0]["uri"] == "ui://b/page.html"  # each server's widget keeps its own URI
 
 
+def test_the_memo_shares_a_scan_only_for_the_same_bytes_read_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    scanned: list[object] = []
+
+    def counted(item: WireJSON, deadline: float | None = None) -> ContentNeeds:
+        scanned.append(item.get("text", item.get("blob")))
+        return scan_content(item, deadline)
+
+    monkeypatch.setattr(widget_scans, "scan_content", counted)
+    scans = MemoScans()
+    same_length = PAGE.replace("'x'", "'y'")
+    copy = "".join(list(PAGE))  # the same text in another string object
+    items = [
+        ITEM,
+        {**ITEM, "uri": "ui://b/view.html", "text": copy},
+        {**ITEM, "text": same_length},
+        {**ITEM, "mimeType": "text/html"},
+        {"uri": "ui://a/view.html", "blob": PAGE},
+        {"uri": "ui://a/view.html", "text": 5},
+        {"uri": "ui://a/view.html", "text": 5},
+    ]
+    results = [scans.content_needs(item, None) for item in items]
+    assert scanned == [PAGE, same_length, PAGE, PAGE, 5, 5]  # the copy is the same bytes; no text: scanned each time
+    assert results[1] == results[0] and results[2] != results[0]
+    assert results == [scan_content(item) for item in items]
+
+
 def test_a_scan_through_a_source_finds_what_a_scan_in_place_finds() -> None:
     page = "<script>const app = new App(); app.openLink({url: 'https://x.example'})</script>"
     snapshot = make_snapshot(

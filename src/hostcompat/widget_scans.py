@@ -12,7 +12,6 @@ simplest one (each distinct content scanned once).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
@@ -95,35 +94,56 @@ class ScanSource(Protocol):
 
 
 class MemoScans:
-    """A `ScanSource` that scans each distinct content once (by `content_key`) and keeps the results."""
+    """A `ScanSource` that scans each distinct content once and keeps the results.
+
+    The same content is what `content_key` would give the same key (the scanner is this process's), found here
+    without hashing it: by the field read, the MIME type and the length, then the text itself compared, which
+    costs nothing for an item seen once (a 4 MB widget hashed took milliseconds of a check).
+    """
 
     def __init__(self) -> None:
-        self._done: dict[str, ContentNeeds] = {}
+        self._done: dict[tuple[str, str, int], list[tuple[str, ContentNeeds]]] = {}
 
     def content_needs(self, item: WireJSON, deadline: float | None) -> ContentNeeds:
         """The kept scan of the same bytes, else a scan of `item` now (see `ScanSource`)."""
-        key = content_key(item)
-        known = None if key is None else self._done.get(key)
+        read = _scanned_payload(item)
+        if read is None:
+            return scan_content(item, deadline)
+        field, mime, payload = read
+        kept = self._done.setdefault((field, mime, len(payload)), [])
+        known = next((needs for text, needs in kept if text == payload), None)
         if known is not None:
             return known
         needs = scan_content(item, deadline)
-        if key is not None:
-            self._done[key] = needs
+        kept.append((payload, needs))
         return needs
+
+
+def _scanned_payload(item: WireJSON) -> tuple[str, str, str] | None:
+    """What a scan of `item` reads (as `content_key` hashes it): the field, the MIME type ('' when not a string)
+    and the text or blob; None when `item` has neither as a string.
+    """
+    text, blob, mime = item.get("text"), item.get("blob"), item.get("mimeType")
+    field, payload = ("text", text) if isinstance(text, str) else ("blob", blob)
+    if not isinstance(payload, str):
+        return None
+    return field, mime if isinstance(mime, str) else "", payload
 
 
 def content_key(item: WireJSON) -> str | None:
     """The SHA-256 (hex) of what a scan of `item` reads and of the scanner's version; None when `item` has no
     `text` or `blob` string (its scan fails the same way each time, and costs nothing).
     """
+    import hashlib  # loads OpenSSL: only a run that keeps scans on disk or sends them to workers hashes
+
     from hostcompat.engine.scan.version import SCANNER_VERSION
 
-    text, blob, mime = item.get("text"), item.get("blob"), item.get("mimeType")
-    field, payload = ("text", text) if isinstance(text, str) else ("blob", blob)
-    if not isinstance(payload, str):
+    read = _scanned_payload(item)
+    if read is None:
         return None
+    field, mime, payload = read
     digest = hashlib.sha256()
-    head = [SCANNER_VERSION, field, mime if isinstance(mime, str) else "", str(len(payload))]
+    head = [SCANNER_VERSION, field, mime, str(len(payload))]
     digest.update("\0".join(head).encode("utf-8", "surrogatepass") + b"\0")
     for start in range(0, len(payload), _HASH_CHUNK):
         digest.update(payload[start : start + _HASH_CHUNK].encode("utf-8", "surrogatepass"))

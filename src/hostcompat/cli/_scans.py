@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Final
 
 from hostcompat.errors import ScanTimedOut
-from hostcompat.widget_scans import ContentNeeds, content_key, scan_content
+from hostcompat.widget_scans import ContentNeeds, MemoScans, content_key, scan_content
 
 if TYPE_CHECKING:  # concurrent.futures loads only with a pool: a check of one server does without
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -64,6 +64,8 @@ class RunScans:
         self._pending: dict[str, tuple[Future[ContentNeeds | None], float | None]] = {}
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None  # started with the first scan to do (none: every one is kept)
+        self._memo = MemoScans() if workers == 0 and disk is None else None
+        """Without workers or a disk, scans need no content key: the memo finds the same bytes without hashing."""
 
     def prescan(self, snapshot: Snapshot, budget: WidgetBudget) -> None:
         """Start scanning the widgets the check of `snapshot` will ask for (see `widget_analysis.widgets_to_scan`).
@@ -107,6 +109,8 @@ class RunScans:
         Raises:
             ScanTimedOut: the scan ran past `deadline` (`time.monotonic()`).
         """
+        if self._memo is not None:
+            return self._memo.content_needs(item, deadline)
         key = content_key(item)
         if key is None:
             return scan_content(item, deadline)

@@ -7,7 +7,6 @@ exposed name -> original name so an incoming tools/call can be routed back.
 
 from __future__ import annotations
 
-import hashlib
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ NameTransform = Callable[[str], str]
 
 def name_digest(name: str, salt: int = 0) -> str:
     """Eight hex digits derived from `name` (stable across processes and sessions)."""
+    import hashlib  # loads OpenSSL: only a rewrite that renames a tool pays for it
+
     data = f"{salt}\x00{name}".encode("utf-8", "surrogatepass") if salt else name.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()[:_HASH_CHARS]
 

@@ -128,8 +128,9 @@ class _Check:
         self.uri = uri
         self.use = use
         self.findings: list[Finding] = []
-        self.text_hash: str | None = None
-        """The content hash of the text `html_of` last returned (None for a decoded blob)."""
+        self.text_size: int | None = None
+        """The UTF-8 size of the text `html_of` last returned (None for a decoded blob): measuring it encodes the
+        text, which is what finds a lone surrogate, so the document rules need not encode it again."""
 
     def add(self, rule_id: str, detail: str, remediation: str, *evidence: Evidence) -> None:
         self.findings.append(
@@ -233,18 +234,21 @@ class _Check:
             self.add("RES-META-002", "the listing's _meta.ui differs from the content item's.", _FIX_META, *both)
         if html is None:
             return
-        self.document_rules(html)
-        actual = content_hash(html) if self.text_hash is None else self.text_hash
+        self.document_rules(html, self.text_size)
+        actual: str | None = None  # hashed only for a declared hash to compare (a 10 MB widget takes milliseconds)
         for ui, where in ((content_ui, source), (listing_ui, f"resource:{self.uri}")):
             declared = None if ui is None else ui.content_hash
-            if declared is not None and _HASH.match(declared) and declared != actual:
+            if declared is None or not _HASH.match(declared):
+                continue
+            actual = content_hash(html) if actual is None else actual
+            if declared != actual:
                 evidence = Evidence(where, detail="_meta.ui.contentHash", snippet=declared)
                 detail = f"contentHash {declared} does not match the HTML ({actual})."
                 self.add("RES-HASH-001", detail, _FIX_HASH, evidence)
 
     def html_of(self, item: WireJSON, source: str) -> str | None:
         """The item's HTML (from `text` or a decoded `blob`), or None after a finding saying why not."""
-        self.text_hash = None
+        self.text_size = None
         text, blob = item.get("text"), item.get("blob")
         if (text is None) == (blob is None):
             which = "both text and blob" if text is not None else "neither text nor blob"
@@ -256,7 +260,7 @@ class _Check:
                 self.add("RES-CONTENT-001", detail, _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
             try:
-                self.text_hash = content_hash(text)  # one pass: hashing encodes, which fails on a lone surrogate
+                self.text_size = html_byte_size(text)  # one pass: measuring encodes, which fails on a lone surrogate
             except NotUTF8:
                 self.add("RES-CONTENT-002", "text is not valid UTF-8.", _FIX_CONTENT, Evidence(source, detail="text"))
                 return None
@@ -287,9 +291,11 @@ class _Check:
             self.add("RES-CONTENT-002", detail, _FIX_CONTENT, Evidence(source, detail="blob"))
             return None
 
-    def document_rules(self, html: str) -> None:
+    def document_rules(self, html: str, size: int | None = None) -> None:
+        """The rules on the HTML document itself; `size` is its UTF-8 size when already measured."""
         source = f"widget:{self.uri}"
-        size = html_byte_size(html)  # in pieces: encoded whole, a big widget cost a transient copy of 4x its size
+        if size is None:  # in pieces: encoded whole, a big widget cost a transient copy of 4x its size
+            size = html_byte_size(html)
         if size > MAX_HTML_BYTES:
             detail = f"the HTML is {size} bytes, over the {MAX_HTML_BYTES}-byte budget."
             self.add("RES-SIZE-001", detail, _FIX_SIZE, Evidence(source, detail=f"{size} bytes"))
