@@ -197,8 +197,12 @@ def test_a_typed_tool_that_returns_its_data_in_both_forms_works_on_every_host_th
 def test_a_summary_text_beside_structured_content_degrades_the_hosts_that_show_only_structured() -> None:
     results = {"typed": {"content": [_text("Three items")], "structuredContent": {"n": 3}}}
     degraded = {h for h, v in _verdicts([TYPED], results).items() if v is Verdict.DEGRADED}
-    assert {"claude-code", "copilot-cli", "codex"} <= degraded
+    assert {"claude-code", "codex"} <= degraded
     assert "claude" not in degraded
+    # Copilot CLI passes both forms on since 1.0.56: only a version before the fix is degraded
+    assert "copilot-cli" not in degraded
+    older = _verdicts([TYPED], results, host_ids="copilot-cli", host_versions={"copilot-cli": "1.0.55"})
+    assert older == {"copilot-cli": Verdict.DEGRADED}
 
 
 def test_a_non_integer_priority_fires_the_codex_quirk() -> None:
