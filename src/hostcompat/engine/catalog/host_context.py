@@ -108,7 +108,7 @@ def in_context(profile: HostProfile, context: HostContext) -> HostProfile:
 
     Computed once per profile and context (kept in `profile.memo`): every evaluation of the host asks again.
     """
-    key = ("in", context)
+    key = "in-common" if context is COMMON else ("in", context)  # a string hashes quicker than a context
     found = profile.memo.get(key)
     if found is None:
         found = profile.memo[key] = _in_context(profile, context)
@@ -151,7 +151,7 @@ def other_contexts(
     and quirks that hold there and not in `context`: each gives the context of its first OS, path and gate, put
     over `context`. Computed once per profile and context (kept in `profile.memo`).
     """
-    key = ("others", context)
+    key = "others-common" if context is COMMON else ("others", context)
     found = profile.memo.get(key)
     if found is None:
         found = profile.memo[key] = _other_contexts(profile, context)

@@ -10,6 +10,7 @@ its own checks. The digest is host-independent: it never reads the catalog. `dig
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Final
 from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, Finding, Lane, cut_snippet, cut_text
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage
+from hostcompat.engine.server.lazy_map import LazyMapping
 from hostcompat.engine.server.observed import ObservedRun
 from hostcompat.engine.server.requirements import (
     UNKNOWN_TOOLS_OVER_LIMIT,
@@ -51,6 +53,9 @@ RenderGroups = tuple[
     tuple[ToolInspection, ...], tuple[ToolInspection, ...], tuple[ToolInspection, ...], tuple[ToolInspection, ...]
 ]
 """One bridge's widget tools per render rule, in rule order: app-only, not app-only, all, all."""
+
+RenderShape = tuple[tuple[Bridge, tuple[bool, ...]], ...]
+"""Each bridge the widget tools declare, in report order, with whether it has tools for each render rule."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,13 +92,14 @@ class ServerDigest:
     """The bridges the widget tools declare, in report order, with their tools per render rule."""
     render_selections: Mapping[tuple[int, tuple[Bridge, ...]], ToolSet] = field(hash=False)
     """(render rule, bridges) → the tools that rule selects over those bridges, for every combination a host can
-    ask for (each bridge with tools for that rule)."""
+    ask for (each bridge with tools for that rule); each worked out when first read, its evidence and text when a
+    finding is written."""
     need_uses: tuple[NeedUse, ...]
     """The needs the widget usage has, in the apps lane's order (empty without widget usage)."""
     trigger_outcomes: Mapping[str, TriggerOutcome] = field(hash=False)
-    """Every trigger the engine evaluates → its outcome on this server."""
+    """Every trigger the engine evaluates → its outcome on this server (each worked out when first read)."""
     schema_uses: Mapping[str, ToolSet] = field(hash=False)
-    """Input-schema construct → the tools whose schema uses it."""
+    """Input-schema construct → the tools whose schema uses it (their evidence worked out when first read)."""
     bridge_tool_names: Mapping[Bridge, frozenset[str]] = field(hash=False)
     """Each bridge of `render_groups` → the names of its widget tools."""
     _use_evidence: dict[tuple[str, str, bool], Evidence] = field(
@@ -106,9 +112,26 @@ class ServerDigest:
     _rendered_uses: dict[frozenset[str], tuple[tuple[NeedUse, tuple[str, ...]], ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
-    # The four caches above are filled when a host first asks: what is asked depends on the host's facts (which
+    _rendered_tools: dict[tuple[Bridge, ...], frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    _outcomes: dict[str, TriggerOutcome] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    # The six caches above are filled when a host first asks: what is asked depends on the host's facts (which
     # tools it renders, its name limit, its charset), and computing every case up front, or each host's case
     # again for every host, measured slower on large servers.
+    render_shape: RenderShape = field(init=False, repr=False, compare=False, hash=False)
+    """Each bridge of `render_groups` with whether it has tools for each render rule: all a host's render
+    verdict reads of the server, so hosts keep what they work out from it (`hostcompat.engine.verdicts.apps`)."""
+
+    longest_name: int = field(init=False, repr=False, compare=False, hash=False)
+    """The length of the longest tool name (0 without tools): most hosts' name limits are above it."""
+
+    def __post_init__(self) -> None:
+        shape = tuple((bridge, tuple(bool(group) for group in groups)) for bridge, groups in self.render_groups.items())
+        object.__setattr__(self, "render_shape", shape)
+        object.__setattr__(self, "longest_name", max(map(len, self.requirements.tool_names), default=0))
 
     def use_evidence(self, tool: str, need: str, *, guarded: bool) -> Evidence:
         """Evidence that `tool`'s widget uses `need` (behind a host-capability check when `guarded`)."""
@@ -130,15 +153,28 @@ class ServerDigest:
             self._rendered_uses[renderable] = found
         return found
 
+    def rendered_tools(self, bridges: tuple[Bridge, ...]) -> frozenset[str]:
+        """The widget tools of `bridges` (those a host renders)."""
+        found = self._rendered_tools.get(bridges)
+        if found is None:
+            names = [self.bridge_tool_names[bridge] for bridge in bridges]
+            found = self._rendered_tools[bridges] = names[0] if len(names) == 1 else frozenset().union(*names)
+        return found
+
     def trigger_outcome(self, trigger: str) -> TriggerOutcome:
         """The outcome of `trigger` on this server."""
-        found = self.trigger_outcomes.get(trigger)
+        found = self._outcomes.get(trigger)
         if found is None:
-            return evaluate_trigger(trigger, self.surface, self.requirements.widget_usage, self.widget_tool_names)
+            found = self.trigger_outcomes.get(trigger)
+            if found is None:
+                return evaluate_trigger(trigger, self.surface, self.requirements.widget_usage, self.widget_tool_names)
+            self._outcomes[trigger] = found
         return found
 
     def long_names(self, counted: str, limit: int) -> ToolSet:
         """The tools whose name, written into `counted` (a template over {tool}), is longer than `limit`."""
+        if self.longest_name + len(counted) - len("{tool}") <= limit:
+            return _NO_TOOLS
         found = self._long_names.get((counted, limit))
         if found is None:
             found = self._long_names[counted, limit] = self._find_long_names(counted, limit)
@@ -153,21 +189,31 @@ class ServerDigest:
 
     def _find_long_names(self, counted: str, limit: int) -> ToolSet:
         extra = len(counted) - len("{tool}")
-        over = [name for name in self.requirements.tool_names if len(name) + extra > limit]
-        forms = (counted.replace("{tool}", name) for name in over[:MAX_EVIDENCE])
-        evidence = (
-            Evidence(f"tools/list:{cut_snippet(name)}", detail=f"{len(form)} characters as counted", snippet=form)
-            for name, form in zip(over, forms, strict=False)
-        )
-        return ToolSet.of(over, evidence)
+        over = tuple(name for name in self.requirements.tool_names if len(name) + extra > limit)
+        return ToolSet.deferred(over, functools.partial(_long_name_evidence, over[:MAX_EVIDENCE], counted))
 
     def _find_names_outside(self, pattern: re.Pattern[str]) -> ToolSet:
-        bad = [name for name in self.requirements.tool_names if pattern.fullmatch(name) is None]
-        evidence = (
-            Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern))
-            for name in bad[:MAX_EVIDENCE]
-        )
-        return ToolSet.of(bad, evidence)
+        bad = tuple(name for name in self.requirements.tool_names if pattern.fullmatch(name) is None)
+        return ToolSet.deferred(bad, functools.partial(_charset_evidence, bad[:MAX_EVIDENCE], pattern))
+
+
+def _long_name_evidence(names: tuple[str, ...], counted: str) -> list[Evidence]:
+    """Evidence of each of `names` as the host counts it (`counted`, a template over {tool})."""
+    forms = [counted.replace("{tool}", name) for name in names]
+    return [
+        Evidence(f"tools/list:{cut_snippet(name)}", detail=f"{len(form)} characters as counted", snippet=form)
+        for name, form in zip(names, forms, strict=True)
+    ]
+
+
+def _charset_evidence(names: tuple[str, ...], pattern: re.Pattern[str]) -> list[Evidence]:
+    """Evidence of each of `names` with the characters `pattern` does not allow."""
+    return [
+        Evidence(f"tools/list:{cut_snippet(name)}", detail="name", snippet=_offending(name, pattern)) for name in names
+    ]
+
+
+_NO_TOOLS: Final = ToolSet.of((), ())
 
 
 def digest_server(
@@ -264,12 +310,13 @@ def _digest(
         and UNKNOWN_TOOLS_OVER_LIMIT not in dimensions,
         widget_tool_names=widget_names,
         render_groups=MappingProxyType(groups),
-        render_selections=MappingProxyType(_render_selections(groups)),
+        render_selections=LazyMapping(_render_selections(groups), functools.partial(_render_selection, groups)),
         need_uses=() if usage is None else _need_uses(usage),
-        trigger_outcomes=MappingProxyType(
-            {trigger: evaluate_trigger(trigger, surface, usage, widget_names) for trigger in sorted(EVALUATED_TRIGGERS)}
+        trigger_outcomes=LazyMapping(
+            sorted(EVALUATED_TRIGGERS),
+            lambda trigger: evaluate_trigger(trigger, surface, usage, widget_names),
         ),
-        schema_uses=MappingProxyType({feature: _schema_uses(uses) for feature, uses in surface.schema_uses.items()}),
+        schema_uses=LazyMapping(surface.schema_uses, lambda feature: _schema_uses(surface.schema_uses[feature])),
         bridge_tool_names=MappingProxyType(
             {bridge: frozenset(tool.name for tool in group[2]) for bridge, group in groups.items()}
         ),
@@ -302,25 +349,30 @@ def _render_groups(widget_tools: Sequence[ToolInspection]) -> dict[Bridge, Rende
     return out
 
 
-def _render_selections(groups: Mapping[Bridge, RenderGroups]) -> dict[tuple[int, tuple[Bridge, ...]], ToolSet]:
+def _render_selections(groups: Mapping[Bridge, RenderGroups]) -> list[tuple[int, tuple[Bridge, ...]]]:
     """Every (rule, bridges) a host can select: for each rule, each non-empty combination of the bridges that
     have tools for it, in report order.
     """
-    out: dict[tuple[int, tuple[Bridge, ...]], ToolSet] = {}
+    out: list[tuple[int, tuple[Bridge, ...]]] = []
     for order in range(len(RENDER_RULE_LEVELS)):
         candidates = tuple(bridge for bridge, group in groups.items() if group[order])
         for size in range(1, len(candidates) + 1):
-            for bridges in combinations(candidates, size):
-                out[order, bridges] = _render_selection(tuple((bridge, groups[bridge][order]) for bridge in bridges))
+            out.extend((order, bridges) for bridges in combinations(candidates, size))
     return out
 
 
-def _render_selection(selected: Sequence[tuple[Bridge, tuple[ToolInspection, ...]]]) -> ToolSet:
+def _render_selection(groups: Mapping[Bridge, RenderGroups], key: tuple[int, tuple[Bridge, ...]]) -> ToolSet:
     """The tools of one render rule over some bridges, with their `_meta` evidence, described bridge by bridge."""
+    order, bridges = key
+    selected = tuple((bridge, groups[bridge][order]) for bridge in bridges)
     tools = [tool for _, group in selected for tool in group]
-    evidence = (_meta_evidence(tool) for tool in tools[:MAX_EVIDENCE])
-    text = "; ".join(f"{BRIDGE_NAMES[bridge]} {name_list([t.name for t in group])}" for bridge, group in selected)
-    return ToolSet(tools=tuple(tool.name for tool in tools), evidence=tuple(evidence), text=text)
+    evidence = functools.partial(map, _meta_evidence, tools[:MAX_EVIDENCE])
+    return ToolSet.deferred([tool.name for tool in tools], evidence, functools.partial(_selection_text, selected))
+
+
+def _selection_text(selected: Sequence[tuple[Bridge, tuple[ToolInspection, ...]]]) -> str:
+    """The tools of a render selection described bridge by bridge."""
+    return "; ".join(f"{BRIDGE_NAMES[bridge]} {name_list([t.name for t in group])}" for bridge, group in selected)
 
 
 def _meta_evidence(tool: ToolInspection) -> Evidence:
@@ -341,10 +393,11 @@ def _need_uses(usage: WidgetUsage) -> tuple[NeedUse, ...]:
 
 
 def _schema_uses(uses: Sequence[tuple[str, str]]) -> ToolSet:
-    evidence = (
-        Evidence(f"tools/list:{cut_snippet(tool)}", detail=cut_text(path)) for tool, path in uses[:MAX_EVIDENCE]
-    )
-    return ToolSet.of([tool for tool, _ in uses], evidence)
+    return ToolSet.deferred([tool for tool, _ in uses], functools.partial(_schema_evidence, uses[:MAX_EVIDENCE]))
+
+
+def _schema_evidence(uses: Sequence[tuple[str, str]]) -> list[Evidence]:
+    return [make_evidence(f"tools/list:{cut_snippet(tool)}", cut_text(path)) for tool, path in uses]
 
 
 def _offending(name: str, pattern: re.Pattern[str]) -> str:
@@ -357,6 +410,7 @@ __all__ = [
     "RENDER_RULE_LEVELS",
     "NeedUse",
     "RenderGroups",
+    "RenderShape",
     "ServerDigest",
     "digest_requirements",
     "digest_server",

@@ -7,7 +7,7 @@ the way hosts read it: by `type`, `enum`, `const`, a `$ref` to a typed node, or 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import unquote
 
@@ -59,6 +59,7 @@ _CHILD_KEYS: Final[dict[str, tuple[str, str]]] = {
     **dict.fromkeys(("anyOf", "oneOf", "allOf"), (_LIST, _OTHER)),
 }
 """Keyword → (how it holds sub-schemas, the role they play) for the keywords the walk descends into."""
+_CHILD_KEY_SET: Final = frozenset(_CHILD_KEYS)
 _FEATURE_ORDER: Final = {feature: index for index, feature in enumerate(SCHEMA_FEATURES)}
 
 
@@ -88,16 +89,62 @@ def schema_constructs(schema: object, *, root_path: str = "inputSchema") -> dict
         if type(node) is not dict and not isinstance(node, Mapping):
             continue
         visited += 1
-        constructs = _node_constructs(node, role, types)
-        argument = depth == 1 and path is not None and path[1].startswith(".properties.")
-        if argument and isinstance(node.get("type"), list):
-            constructs.append(("type-array-argument", ""))  # a tool argument itself, not a schema nested in one
+        keys = node.keys()
+        constructs: Sequence[tuple[str, str]]
+        if role == _ROOT or not keys.isdisjoint(_NOTABLE_KEYS):
+            constructs = _node_constructs(node, role, types)
+        else:  # the common node (a typed or untyped leaf, an object): what `_node_constructs` gives, quicker
+            kind = node.get("type")
+            if isinstance(kind, str) and kind != "object":  # a typed leaf uses nothing
+                if role in _TYPED_ROLES:
+                    types.steps -= 1  # what `types.typed` counts for a node that has a type
+                constructs = ()
+            else:
+                constructs = _plain_node_constructs(node, role, types)
+        if (
+            depth == 1
+            and path is not None
+            and path[1].startswith(".properties.")
+            and isinstance(node.get("type"), list)
+        ):
+            constructs = [*constructs, ("type-array-argument", "")]  # a tool argument itself, not a nested schema
         for feature, suffix in constructs:
             if feature not in found:
                 found[feature] = _render(root_path, path) + suffix
-        if depth < MAX_SCHEMA_DEPTH:
+        if depth < MAX_SCHEMA_DEPTH and not keys.isdisjoint(_CHILD_KEY_SET):
             stack.extend(reversed(_children(node, path, depth + 1)))
     return {feature: found[feature] for feature in sorted(found, key=_FEATURE_ORDER.__getitem__)}
+
+
+_NOTABLE_KEYS: Final = frozenset(
+    {"$ref", "$defs", "definitions", "oneOf", "$schema", "anyOf", "allOf", "items", "title"}
+)
+"""Keys that only `_node_constructs` reads; a node other than the root without any goes the quicker way."""
+
+
+def _plain_node_constructs(node: Mapping[Any, Any], role: str, types: _TypeReader) -> list[tuple[str, str]]:
+    """`_node_constructs` of a node that is not the root and has none of `_NOTABLE_KEYS`."""
+    kind = node.get("type")
+    out: list[tuple[str, str]] = []
+    if isinstance(kind, str):
+        if kind == "object":
+            if "properties" not in node:
+                out.append(("object-without-properties", ""))
+            if node.get("additionalProperties") is not False:
+                out.append(("additionalProperties-not-false", ""))
+        if role in _TYPED_ROLES:
+            types.steps -= 1  # what `types.typed` counts for a node that has a type
+        return out
+    if isinstance(kind, list):
+        out.append(("type-array", ""))
+        if "object" in kind:
+            if "properties" not in node:
+                out.append(("object-without-properties", ""))
+            if node.get("additionalProperties") is not False:
+                out.append(("additionalProperties-not-false", ""))
+    if role in _TYPED_ROLES and not types.typed(node, 0):
+        out.append(("missing-type", ""))
+    return out
 
 
 def _render(root_path: str, path: _Path) -> str:

@@ -8,8 +8,7 @@ and spells out at most `MAX_NAMED` names in its detail. A `ToolSet` holds the th
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from hostcompat.engine.findings.model import Evidence, cut_snippet
@@ -21,20 +20,69 @@ MAX_NAMED: Final = 5
 """How many tool names a finding's detail spells out before it says "and N more"."""
 
 
-@dataclass(frozen=True, kw_only=True)
 class ToolSet:
     """Tools a check selected on the server alone: the names, their evidence (at most `MAX_EVIDENCE`), and the
     names as text for a finding's detail. Built once per server and shared by every host that selects them.
+
+    A host's verdict reads only `tools`; the evidence and the text go into a finding when it is written, so a set
+    made with `deferred` works them out on first read. A value: nothing changes it after it is made.
     """
 
-    tools: tuple[str, ...]
-    evidence: tuple[Evidence, ...]
-    text: str
+    __slots__ = ("_evidence", "_make", "_make_text", "_text", "tools")
+
+    def __init__(self, *, tools: tuple[str, ...], evidence: tuple[Evidence, ...], text: str) -> None:
+        """The set of `tools` with its `evidence` and `text`."""
+        self.tools: Final = tools
+        self._evidence: tuple[Evidence, ...] | None = evidence
+        self._text: str | None = text
+        self._make: Callable[[], Iterable[Evidence]] | None = None
+        self._make_text: Callable[[], str] | None = None
 
     @classmethod
     def of(cls, tools: Sequence[str], evidence: Iterable[Evidence]) -> ToolSet:
         """The set of `tools` with `evidence` (already cut to `MAX_EVIDENCE` by the caller)."""
         return cls(tools=tuple(tools), evidence=tuple(evidence), text=name_list(tools))
+
+    @classmethod
+    def deferred(
+        cls, tools: Sequence[str], evidence: Callable[[], Iterable[Evidence]], text: Callable[[], str] | None = None
+    ) -> ToolSet:
+        """The set of `tools` whose evidence `evidence()` gives (cut to `MAX_EVIDENCE` by it) and whose text
+        `text()` gives (by default their `name_list`), each worked out on first read.
+        """
+        made = cls(tools=tuple(tools), evidence=(), text="")
+        made._evidence, made._text, made._make, made._make_text = None, None, evidence, text
+        return made
+
+    @property
+    def evidence(self) -> tuple[Evidence, ...]:
+        """The evidence of the first `MAX_EVIDENCE` tools."""
+        if self._evidence is None:
+            make = self._make
+            self._evidence = () if make is None else tuple(make())
+        return self._evidence
+
+    @property
+    def text(self) -> str:
+        """The names as text for a finding's detail (`name_list`)."""
+        if self._text is None:
+            make = self._make_text
+            self._text = name_list(self.tools) if make is None else make()
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the tools, evidence and text are."""
+        if not isinstance(other, ToolSet):
+            return NotImplemented
+        return (self.tools, self.evidence, self.text) == (other.tools, other.evidence, other.text)
+
+    def __hash__(self) -> int:
+        """The hash of the tools, evidence and text."""
+        return hash((self.tools, self.evidence, self.text))
+
+    def __repr__(self) -> str:
+        """`ToolSet(tools=..., evidence=..., text=...)`."""
+        return f"ToolSet(tools={self.tools!r}, evidence={self.evidence!r}, text={self.text!r})"
 
 
 def name_list(names: Sequence[str], limit: int = MAX_NAMED) -> str:

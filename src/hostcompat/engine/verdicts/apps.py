@@ -8,16 +8,18 @@ fact's note, and a tool the host cannot (or may not) render gets no capability f
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
-from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.catalog.model import Fact, HostProfile
 from hostcompat.engine.findings.fixes import record_fact_fix
-from hostcompat.engine.findings.model import Severity
-from hostcompat.engine.findings.rules import finding_for
-from hostcompat.engine.server.digest import BRIDGE_NAMES, RENDER_RULE_LEVELS, ServerDigest
+from hostcompat.engine.findings.model import Finding, Severity
+from hostcompat.engine.findings.rules import finding_for, rule_info
+from hostcompat.engine.server.digest import BRIDGE_NAMES, RENDER_RULE_LEVELS, RenderShape, ServerDigest
 from hostcompat.engine.server.tool_meta import Bridge
 from hostcompat.engine.verdicts.capabilities import evaluate_capabilities
 from hostcompat.engine.verdicts.model import (
+    HostAt,
     LaneBuilder,
     ToolSet,
     cut_text,
@@ -25,6 +27,7 @@ from hostcompat.engine.verdicts.model import (
     fact_fields,
     note_suffix,
     weakest_fact,
+    weakest_of,
 )
 from hostcompat.engine.verdicts.needs import LEGACY_FORMAT, MCP_APPS_FORMAT, OPENAI_FORMAT
 from hostcompat.engine.verdicts.observed import evaluate_observed
@@ -38,7 +41,9 @@ _BRIDGE_FORMATS: Final = {
     Bridge.DUAL: (MCP_APPS_FORMAT, OPENAI_FORMAT),
 }
 APP_ONLY_HIDDEN_FACT: Final = "server.features.appOnlyToolsHidden"
-_RENDER_RULES: Final = ("APPS-RENDER-001", "APPS-RENDER-002", "APPS-RENDER-003", "APPS-RENDER-004")
+_RENDER_RULES: Final = tuple(
+    rule_info(rule_id) for rule_id in ("APPS-RENDER-001", "APPS-RENDER-002", "APPS-RENDER-003", "APPS-RENDER-004")
+)
 
 
 def evaluate_apps_lane(server: ServerDigest, lane: LaneBuilder) -> None:
@@ -58,19 +63,79 @@ def evaluate_apps_lane(server: ServerDigest, lane: LaneBuilder) -> None:
 
 def _render_findings(server: ServerDigest, lane: LaneBuilder) -> frozenset[str]:
     """One finding per render rule over every bridge; returns the widget tools the host renders at all."""
-    groups = server.render_groups
-    support = {bridge: _bridge_support(lane, bridge) for bridge in groups}
-    if all(level == "supported" for level, _ in support.values()):
+    plan = _render_plan(lane.host, server.render_shape)
+    lane.facts.extend(plan.consulted)
+    if plan.all_supported:
         return server.widget_tool_names
-    for order, wanted in enumerate(RENDER_RULE_LEVELS):
-        parts = tuple(
-            (bridge, facts) for bridge, (level, facts) in support.items() if level == wanted and groups[bridge][order]
+    for reason in plan.unknown:
+        lane.unknown_because(reason)
+    at = lane.at
+    for order, parts, bridges, severity, facts in plan.findings:
+        selected = server.render_selections[order, bridges]
+        lane.add(
+            _RENDER_RULES[order],
+            severity,
+            selected.tools,
+            _write_render_finding,
+            at,
+            order,
+            parts,
+            selected,
+            facts,
+            severity,
         )
-        if parts:
-            selected = server.render_selections[order, tuple(bridge for bridge, _ in parts)]
-            _render_finding(lane, order, parts, selected)
-    rendered = [server.bridge_tool_names[bridge] for bridge, (level, _) in support.items() if level in _RENDERS]
-    return rendered[0] if len(rendered) == 1 else frozenset().union(*rendered)
+    return server.rendered_tools(plan.rendered)
+
+
+_RenderPart = tuple[Bridge, tuple[tuple[str, Fact | None], ...]]
+
+
+@dataclass(frozen=True)
+class _RenderPlan:
+    """What a host's render verdict is for servers of one render shape: the facts it consults, whether it renders
+    every bridge, why it stays unknown, each render finding (rule order, bridges and their facts, severity) and the
+    bridges it renders.
+    """
+
+    consulted: tuple[Fact, ...]
+    """The weakest of the facts it consults (only it counts for the lane's provenance)."""
+    all_supported: bool
+    unknown: tuple[str, ...]
+    findings: tuple[
+        tuple[int, tuple[_RenderPart, ...], tuple[Bridge, ...], Severity | None, dict[str, Fact | None]], ...
+    ]
+    rendered: tuple[Bridge, ...]
+
+
+def _render_plan(host: HostProfile, shape: RenderShape) -> _RenderPlan:
+    """The host's `_RenderPlan` for `shape`, worked out once per host and shape (kept in `host.memo`): it reads
+    only the host's facts and which render rules have tools on which bridge.
+    """
+    key = ("render-plan", shape)
+    found = host.memo.get(key)
+    if isinstance(found, _RenderPlan):
+        return found
+    scratch = LaneBuilder(host)
+    support = {bridge: _bridge_support(scratch, bridge) for bridge, _ in shape}
+    has = dict(shape)
+    findings = []
+    all_supported = all(level == "supported" for level, _ in support.values())
+    if not all_supported:
+        for order, wanted in enumerate(RENDER_RULE_LEVELS):
+            parts = tuple(
+                (bridge, facts) for bridge, (level, facts) in support.items() if level == wanted and has[bridge][order]
+            )
+            if parts:
+                facts = dict(item for _, bridge_facts in parts for item in bridge_facts)
+                if order == 2:
+                    for bridge, _ in parts:
+                        scratch.unknown_because(f"whether {host.display_name} renders {BRIDGE_NAMES[bridge]} widgets")
+                severity = _render_severity(scratch, order, facts.values())
+                findings.append((order, parts, tuple(bridge for bridge, _ in parts), severity, facts))
+    rendered = tuple(bridge for bridge, (level, _) in support.items() if level in _RENDERS)
+    plan = _RenderPlan(weakest_of(scratch.facts), all_supported, tuple(scratch.unknown), tuple(findings), rendered)
+    host.memo[key] = plan
+    return plan
 
 
 def _bridge_support(lane: LaneBuilder, bridge: Bridge) -> tuple[str, tuple[tuple[str, Fact | None], ...]]:
@@ -85,8 +150,6 @@ def _bridge_support(lane: LaneBuilder, bridge: Bridge) -> tuple[str, tuple[tuple
     return level, tuple((path, fact) for path, found_level, fact in found if _RANK.get(found_level, 1) == best)
 
 
-_RenderPart = tuple[Bridge, tuple[tuple[str, Fact | None], ...]]
-
 _RENDER_TEXT: Final = (
     "{host} does not render these app-only widget tools' format, so no widget there calls them: {parts}.",
     "{host} does not render these widgets and shows only the tools' text content: {parts}.",
@@ -95,58 +158,71 @@ _RENDER_TEXT: Final = (
 )
 
 
-def _render_finding(lane: LaneBuilder, order: int, parts: Sequence[_RenderPart], selected: ToolSet) -> None:
-    host = lane.host
-    facts = dict(found for _, bridge_facts in parts for found in bridge_facts)
+def _write_render_finding(
+    at: HostAt,
+    order: int,
+    parts: Sequence[_RenderPart],
+    selected: ToolSet,
+    facts: dict[str, Fact | None],
+    severity: Severity | None,
+) -> Finding:
+    host = at.host
     fact = weakest_fact(facts.values())
-    if order == 2:
-        for bridge, _ in parts:
-            lane.unknown_because(f"whether {host.display_name} renders {BRIDGE_NAMES[bridge]} widgets")
     evidence = (*selected.evidence, *(fact_evidence(host, path, found) for path, found in facts.items()))
-    steps = dict.fromkeys(step for bridge, _ in parts for step in _render_remediation(lane, bridge, order))
-    severity, qualifier = _render_severity(lane, order, facts.values())
-    lane.findings.append(
-        finding_for(
-            _RENDER_RULES[order],
-            severity=severity,
-            detail=cut_text(
-                _RENDER_TEXT[order].format(host=host.display_name, parts=selected.text) + qualifier + note_suffix(fact)
-            ),
-            remediation=cut_text(" ".join(steps)) if steps else None,
-            tools=selected.tools,
-            evidence=evidence,
-            **fact_fields(fact),
-        )
+    steps = dict.fromkeys(step for bridge, _ in parts for step in _render_remediation(at, bridge, order))
+    return finding_for(
+        _RENDER_RULES[order].rule_id,
+        severity=severity,
+        detail=cut_text(
+            _RENDER_TEXT[order].format(host=host.display_name, parts=selected.text)
+            + _render_qualifier(at, order, facts.values())
+            + note_suffix(fact)
+        ),
+        remediation=cut_text(" ".join(steps)) if steps else None,
+        tools=selected.tools,
+        evidence=evidence,
+        **fact_fields(fact),
     )
 
 
-def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]) -> tuple[Severity | None, str]:
+def _render_severity(lane: LaneBuilder, order: int, facts: Iterable[Fact | None]) -> Severity | None:
     """Partial rendering (APPS-RENDER-004) says what is missing only in its note, which no data of this server can
     fire: it is information unless a fact has a trigger. App-only tools (APPS-RENDER-001) harm only where the host
     lists them to the model, i.e. does not hide app-only tools.
     """
     if order == 3 and not any(fact is not None and fact.trigger and not fact.info_only for fact in facts):
-        return Severity.INFO, " What the partial support leaves out decides it: check the widget on this host."
+        return Severity.INFO
     if order == 0:
-        host = lane.host.display_name
         hidden = lane.fact(APP_ONLY_HIDDEN_FACT)
         if hidden is not None and hidden.value == "supported":
-            return Severity.INFO, f" {host} hides app-only tools from the model, so they go unused and nothing breaks."
+            return Severity.INFO
+    return None
+
+
+def _render_qualifier(at: HostAt, order: int, facts: Iterable[Fact | None]) -> str:
+    """What the detail adds to say why the render finding has its severity (see `_render_severity`)."""
+    if order == 3 and not any(fact is not None and fact.trigger and not fact.info_only for fact in facts):
+        return " What the partial support leaves out decides it: check the widget on this host."
+    if order == 0:
+        host = at.host.display_name
+        hidden = at.host.facts.get(APP_ONLY_HIDDEN_FACT)
+        if hidden is not None and hidden.value == "supported":
+            return f" {host} hides app-only tools from the model, so they go unused and nothing breaks."
         if hidden is None:
-            return None, (
+            return (
                 f" The catalog does not say whether {host} hides app-only tools; a host without MCP Apps does not "
                 "read visibility, so it likely lists them to the model as ordinary tools, with only their text result."
             )
-        return None, f" {host} lists app-only tools to the model as ordinary tools, which answer with text only."
-    return None, ""
+        return f" {host} lists app-only tools to the model as ordinary tools, which answer with text only."
+    return ""
 
 
-def _render_remediation(lane: LaneBuilder, bridge: Bridge, order: int) -> list[str]:
+def _render_remediation(at: HostAt, bridge: Bridge, order: int) -> list[str]:
     if order == 2:
-        return [record_fact_fix(lane.host, " or ".join(_BRIDGE_FORMATS[bridge]), "the widget")]
+        return [record_fact_fix(at.host, " or ".join(_BRIDGE_FORMATS[bridge]), "the widget")]
     if order == 3:
         return ["Check the widget on this host; keep its text content useful on its own."]
-    facts = lane.host.facts
+    facts = at.host.facts
     steps: list[str] = []
     if order == 0:
         steps.append(

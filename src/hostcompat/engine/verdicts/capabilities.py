@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hostcompat.engine.catalog.model import Fact
+from hostcompat.engine.catalog.model import Fact, HostProfile
 from hostcompat.engine.findings.fixes import GUARDED_FIX, capability_fix, record_fact_fix
-from hostcompat.engine.findings.model import Severity
-from hostcompat.engine.findings.rules import finding_for
+from hostcompat.engine.findings.model import Finding, Severity
+from hostcompat.engine.findings.rules import RuleInfo, finding_for, rule_info
 from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.server.facts import WIDGET_NEEDS, WidgetUsage
 from hostcompat.engine.verdicts.model import (
     MAX_EVIDENCE,
+    HostAt,
     LaneBuilder,
     cut_text,
     fact_evidence,
@@ -75,78 +76,63 @@ def evaluate_capabilities(server: ServerDigest, lane: LaneBuilder, renderable: f
     usage = server.requirements.widget_usage
     if usage is None or not renderable:
         return
+    levels = _need_levels(lane.host)
     for use, tools in server.rendered_uses(renderable):
         need = use.need
         if need == "sandboxPermissions" and usage.sandbox_permission_names is not None:
             _permission_findings(server, lane, usage, renderable)
             continue
         if tools:
-            _capability_findings(server, lane, need, tools, use.guarded)
+            checked = levels[need]
+            if checked is not None:
+                level, fact = checked
+                if fact is not None:
+                    lane.facts.append(fact)
+                if level != "supported":
+                    _capability_findings(server, lane, need, tools, use.guarded, level, fact)
+
+
+def _need_levels(host: HostProfile) -> dict[str, tuple[str, Fact | None] | None]:
+    """Need → the host's level for it and the fact that says so, None for a need not checked on this host (beyond
+    MCPJam's nine, only what the catalog states is checked); worked out once per host (kept in `host.memo`).
+    """
+    found = host.memo.get("need-levels")
+    if isinstance(found, dict):
+        return found
+    levels: dict[str, tuple[str, Fact | None] | None] = {}
+    for need, path in NEED_FACTS.items():
+        fact = host.facts.get(path)
+        evaluated = need in _ALWAYS_EVALUATED or fact is not None
+        levels[need] = ("unknown" if fact is None else str(fact.value), fact) if evaluated else None
+    host.memo["need-levels"] = levels
+    return levels
 
 
 def _capability_findings(
-    server: ServerDigest, lane: LaneBuilder, need: str, tools: Sequence[str], guarded: frozenset[str]
+    server: ServerDigest,
+    lane: LaneBuilder,
+    need: str,
+    tools: Sequence[str],
+    guarded: frozenset[str],
+    level: str,
+    fact: Fact | None,
 ) -> None:
-    path = NEED_FACTS[need]
-    if need not in _ALWAYS_EVALUATED and path not in lane.host.facts:
-        return  # beyond MCPJam's nine, only what the catalog states is checked
-    level, fact = lane.level(path)
-    if level == "supported":
-        return
+    """The findings of a need the host does not fully support (`level`, from `fact`) on the widget `tools`."""
     if guarded:
         open_tools = [tool for tool in tools if tool not in guarded]
         guarded_tools = [tool for tool in tools if tool in guarded]
     else:
         open_tools, guarded_tools = list(tools), []
-    label, host = NEED_LABELS.get(need, need), lane.host.display_name
     if level in ("unsupported", "partial"):
-        how = "does not offer it" if level == "unsupported" else "offers it only partly"
         severity = Severity.INFO if need in _INFO_NEEDS else Severity.DEGRADED
-        state = "unavailable" if level == "unsupported" else "only partly supported"
         if open_tools:
-            detail = f"{label}: widget tool(s) {name_list(open_tools)} use it and {host} {how}."
-            _add(
-                server,
-                lane,
-                "APPS-CAP-001",
-                f"{label}: {state} on this host",
-                detail,
-                need,
-                open_tools,
-                fact,
-                severity=severity,
-                remediation=capability_fix(need, level),
-            )
+            _add(server, lane, _CAP_OPEN, need, tuple(open_tools), fact, level, severity=severity)
         if guarded_tools:
-            detail = f"{label}: widget tool(s) {name_list(guarded_tools)} check for it first, and {host} {how}."
-            _add(
-                server,
-                lane,
-                "APPS-CAP-003",
-                f"{label}: {state}; the widget checks first",
-                detail,
-                need,
-                guarded_tools,
-                fact,
-                guarded=True,
-                remediation=GUARDED_FIX,
-            )
+            _add(server, lane, _CAP_GUARDED, need, tuple(guarded_tools), fact, level, guarded=True)
         return
     if open_tools and need not in _INFO_NEEDS:
-        lane.unknown_because(f"whether {host} supports {need}")
-    detail = f"{label}: widget tool(s) {name_list(tools)} use it and the catalog does not say whether {host} does."
-    _add(
-        server,
-        lane,
-        "APPS-CAP-002",
-        f"{label}: support on this host unknown",
-        detail,
-        need,
-        tools,
-        fact,
-        guarded=not open_tools,
-        remediation=record_fact_fix(lane.host, path, "the widget"),
-    )
+        lane.unknown_because(f"whether {lane.host.display_name} supports {need}")
+    _add(server, lane, _CAP_UNKNOWN, need, tuple(tools), fact, level, guarded=not open_tools)
 
 
 def _permission_findings(
@@ -164,37 +150,113 @@ def _permission_findings(
         denied, fact = [name for name in names if name not in allowed], allow
     else:
         tools = [tool for tool in usage.tools_for("sandboxPermissions") if tool in renderable]
-        if tools:  # a widget that requests no permission needs none, whatever the host allows
-            _capability_findings(server, lane, "sandboxPermissions", tools, frozenset())
+        if tools and feature_level != "supported":  # a widget that requests no permission needs none
+            _capability_findings(server, lane, "sandboxPermissions", tools, frozenset(), feature_level, feature)
         return
     holders = [usage.sandbox_permission_tools.get(name) or usage.tools_for("sandboxPermissions") for name in denied]
     tools = [tool for tool in dict.fromkeys(t for group in holders for t in group) if tool in renderable]
     if not denied or not tools:
         return
+    path = PERMISSION_ALLOW if fact is allow else feature_path
+    tools_named = tuple(tools)
+    lane.add(
+        _CAP_OPEN, None, tools_named, _write_permission_finding, server, lane.at, tuple(denied), tools_named, fact, path
+    )
+
+
+def _write_permission_finding(
+    server: ServerDigest,
+    at: HostAt,
+    denied: tuple[str, ...],
+    tools: tuple[str, ...],
+    fact: Fact | None,
+    path: str,
+) -> Finding:
     labels = [PERMISSION_LABELS.get(name, name) for name in denied]
     title = f"{' / '.join(labels)} access unavailable on this host"
     detail = (
         f"Widget tool(s) {name_list(tools)} request the sandbox permission(s) {name_list(denied)}, which "
-        f"{lane.host.display_name} does not grant."
+        f"{at.host.display_name} does not grant."
     )
-    _add(
+    return _write(
         server,
-        lane,
-        "APPS-CAP-001",
+        at,
+        _CAP_OPEN,
         title,
         detail,
         "sandboxPermissions",
         tools,
         fact,
         remediation="Make the widget work without these permissions, or feature-detect them before use.",
-        path=PERMISSION_ALLOW if fact is allow else feature_path,
+        path=path,
     )
 
 
 def _add(
     server: ServerDigest,
     lane: LaneBuilder,
-    rule_id: str,
+    rule: RuleInfo,
+    need: str,
+    tools: tuple[str, ...],
+    fact: Fact | None,
+    level: str,
+    *,
+    severity: Severity | None = None,
+    guarded: bool = False,
+) -> None:
+    """Decide a capability finding of `rule` (APPS-CAP-001, -002 or -003) for `need` on `tools`."""
+    at = lane.at
+    lane.add(
+        rule, severity, tools, _write_capability_finding, server, at, rule, need, tools, fact, level, severity, guarded
+    )
+
+
+def _write_capability_finding(
+    server: ServerDigest,
+    at: HostAt,
+    rule: RuleInfo,
+    need: str,
+    tools: tuple[str, ...],
+    fact: Fact | None,
+    level: str,
+    severity: Severity | None,
+    guarded: bool,
+) -> Finding:
+    label, host = NEED_LABELS.get(need, need), at.host.display_name
+    if rule is _CAP_UNKNOWN:
+        detail = f"{label}: widget tool(s) {name_list(tools)} use it and the catalog does not say whether {host} does."
+        title = f"{label}: support on this host unknown"
+        remediation = record_fact_fix(at.host, NEED_FACTS[need], "the widget")
+    else:
+        how = "does not offer it" if level == "unsupported" else "offers it only partly"
+        state = "unavailable" if level == "unsupported" else "only partly supported"
+        if rule is _CAP_OPEN:
+            detail = f"{label}: widget tool(s) {name_list(tools)} use it and {host} {how}."
+            title = f"{label}: {state} on this host"
+            remediation = capability_fix(need, level)
+        else:
+            detail = f"{label}: widget tool(s) {name_list(tools)} check for it first, and {host} {how}."
+            title = f"{label}: {state}; the widget checks first"
+            remediation = GUARDED_FIX
+    return _write(
+        server,
+        at,
+        rule,
+        title,
+        detail,
+        need,
+        tools,
+        fact,
+        severity=severity,
+        remediation=remediation,
+        guarded=guarded,
+    )
+
+
+def _write(
+    server: ServerDigest,
+    at: HostAt,
+    rule: RuleInfo,
     title: str,
     detail: str,
     need: str,
@@ -205,23 +267,26 @@ def _add(
     remediation: str | None = None,
     guarded: bool = False,
     path: str | None = None,
-) -> None:
+) -> Finding:
     evidence = [server.use_evidence(tool, need, guarded=guarded) for tool in tools[:MAX_EVIDENCE]]
     if server.observed:
-        evidence.extend(observed_evidence(server, lane.host.id, lane.host.display_name, tools, need)[:MAX_EVIDENCE])
-    evidence.append(fact_evidence(lane.host, path or NEED_FACTS[need], fact))
-    lane.findings.append(
-        finding_for(
-            rule_id,
-            title=cut_text(title),
-            detail=cut_text(f"{detail}{note_suffix(fact)}"),
-            severity=severity,
-            remediation=remediation,
-            tools=tools,
-            evidence=evidence,
-            **fact_fields(fact),
-        )
+        evidence.extend(observed_evidence(server, at.host.id, at.host.display_name, tools, need)[:MAX_EVIDENCE])
+    evidence.append(fact_evidence(at.host, path or NEED_FACTS[need], fact))
+    return finding_for(
+        rule.rule_id,
+        title=cut_text(title),
+        detail=cut_text(f"{detail}{note_suffix(fact)}"),
+        severity=severity,
+        remediation=remediation,
+        tools=tools,
+        evidence=evidence,
+        **fact_fields(fact),
     )
+
+
+_CAP_OPEN: Final = rule_info("APPS-CAP-001")
+_CAP_UNKNOWN: Final = rule_info("APPS-CAP-002")
+_CAP_GUARDED: Final = rule_info("APPS-CAP-003")
 
 
 __all__ = [

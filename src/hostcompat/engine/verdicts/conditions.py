@@ -9,14 +9,13 @@ kept, with their age said.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from hostcompat.engine.catalog.model import Fact, QuirkRef
 from hostcompat.engine.findings.model import Evidence, Severity
 from hostcompat.engine.server.digest import ServerDigest
-from hostcompat.engine.verdicts.model import LaneBuilder, name_list
-from hostcompat.engine.verdicts.triggers import TriggerOutcome, TriggerState
+from hostcompat.engine.verdicts.model import HostAt, LaneBuilder, name_list
+from hostcompat.engine.verdicts.triggers import TriggerOutcome
 
 STALE_AFTER_MONTHS: Final = 6
 """A source older than this, with nothing saying the bug was fixed, is kept but its age is said."""
@@ -29,17 +28,17 @@ _DECIDE: Final = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Judgement:
+class Judgement(NamedTuple):
     """How one conditional fact weighs on this server and host: the severity of its finding (None: no finding),
-    the trigger's outcome, the tools and evidence to cite, and sentences that qualify the detail.
+    the trigger's outcome, the tools and evidence to cite, and on what it rests (`basis`: `info-only`, `undecided`
+    or `fired`), which `qualifier` puts in words for the finding's detail; a named tuple, as a host makes several.
     """
 
     severity: Severity | None
     tools: tuple[str, ...] = ()
     evidence: tuple[Evidence, ...] = ()
-    qualifier: str = ""
     outcome: TriggerOutcome | None = None
+    basis: str = ""
 
 
 def judge(
@@ -55,69 +54,79 @@ def judge(
 
     `uses` are the tools that use the feature the fact is about, cited when the fact has no trigger.
     """
-    version_note, applies = _version_scope(lane, fact)
+    applies = True if lane.version is None and fact.fixed_in is None else _applies(lane, fact)
     if applies is False:
-        return Judgement(severity=None)
+        return _NOTHING
     trigger = fact.trigger or trigger
-    qualifier = version_note + _age_note(lane, fact)
     if trigger is None or fact.info_only:
-        tools = uses
-        why = (
-            " Nothing in this server's data decides whether it bites, so this is information only."
-            if fact.info_only or trigger is None
-            else ""
-        )
-        return Judgement(severity=Severity.INFO if tools else None, tools=tools, evidence=(), qualifier=why + qualifier)
+        return Judgement(Severity.INFO, uses, (), None, _INFO_ONLY) if uses else _NOTHING
     outcome = server.trigger_outcome(trigger)
-    state = outcome.state
-    if state is TriggerState.ABSENT:
-        return Judgement(severity=None, outcome=outcome)
-    if state is TriggerState.UNDECIDED:
-        text = (
+    if outcome.fired:
+        level = severity if applies is True else Severity.INFO
+        return Judgement(level, outcome.fired, outcome.evidence, outcome, _FIRED)
+    if outcome.undecided:
+        return Judgement(Severity.INFO, outcome.undecided, (), outcome, _UNDECIDED)
+    return _NOTHING  # the trigger provably does not fire: no finding
+
+
+_NOTHING: Final = Judgement(severity=None)
+_INFO_ONLY: Final = "info-only"
+_UNDECIDED: Final = "undecided"
+_FIRED: Final = "fired"
+
+
+def qualifier(judged: Judgement, at: HostAt, fact: Fact | QuirkRef) -> str:
+    """The sentences that qualify the detail of the finding `judged` gives for `fact` on `at.host`: what decides
+    it, the versions it holds for, and the age of its source.
+    """
+    outcome = judged.outcome
+    if judged.basis == _INFO_ONLY:
+        why = " Nothing in this server's data decides whether it bites, so this is information only."
+    elif judged.basis == _UNDECIDED and outcome is not None:
+        why = (
             f" It bites only when {outcome.condition}; no result of {name_list(outcome.undecided)} was captured. "
             f"{_DECIDE}"
         )
-        return Judgement(
-            severity=Severity.INFO, tools=outcome.undecided, evidence=(), qualifier=text + qualifier, outcome=outcome
-        )
-    level = severity if applies is True else Severity.INFO
-    return Judgement(
-        severity=level,
-        tools=outcome.fired,
-        evidence=outcome.evidence,
-        qualifier=f" It bites when {outcome.condition}." + qualifier,
-        outcome=outcome,
-    )
+    elif judged.basis == _FIRED and outcome is not None:
+        why = f" It bites when {outcome.condition}."
+    else:
+        why = ""
+    return why + _version_note(at, fact) + _age_note(at, fact)
 
 
-def _version_scope(lane: LaneBuilder, fact: Fact | QuirkRef) -> tuple[str, bool | None]:
-    """A sentence on the versions the fact holds for, and whether it applies to the version judged (None: only
-    to older versions than the current one, so information only).
+def _applies(lane: LaneBuilder, fact: Fact | QuirkRef) -> bool | None:
+    """Whether the fact applies to the host version judged (None: only to versions older than the current one,
+    so information only).
     """
-    host = lane.host.display_name
     pinned = lane.version
     if pinned is not None:
         if fact.fixed_in is not None and compare_versions(pinned, fact.fixed_in) >= 0:
-            return "", False
-        if fact.since is not None and compare_versions(pinned, fact.since) < 0:
-            return "", False
-        return f" Judged for {host} {pinned}.", True
+            return False
+        return not (fact.since is not None and compare_versions(pinned, fact.since) < 0)
+    return None if fact.fixed_in is not None else True
+
+
+def _version_note(at: HostAt, fact: Fact | QuirkRef) -> str:
+    """A sentence on the versions the fact holds for (see `_applies`)."""
+    host = at.host.display_name
+    pinned = at.version
+    if pinned is not None:
+        return f" Judged for {host} {pinned}."
     if fact.fixed_in is not None:
         since = f" from {fact.since}" if fact.since is not None else ""
         return (
             f" The source shows it for {host} versions{since} before {fact.fixed_in} only; the current version is "
-            f"judged (--host-version {lane.host.id}=VERSION judges another).",
-            None,
+            f"judged (--host-version {at.host.id}=VERSION judges another)."
         )
     if fact.since is not None:
-        return f" It holds for {host} {fact.since} and later.", True
-    return "", True
+        return f" It holds for {host} {fact.since} and later."
+    return ""
 
 
-def _age_note(lane: LaneBuilder, fact: Fact | QuirkRef) -> str:
-    if lane.as_of is None or fact.fixed_in is not None:
+def _age_note(at: HostAt, fact: Fact | QuirkRef) -> str:
+    if at.as_of is None or fact.fixed_in is not None:
         return ""
-    months = months_between(fact.date, lane.as_of)
+    months = months_between(fact.date, at.as_of)
     if months is None or months <= STALE_AFTER_MONTHS:
         return ""
     return f" Its source is dated {fact.date}, {months} months before this check, and nothing says it was fixed."
@@ -159,4 +168,4 @@ def compare_versions(left: str, right: str) -> int:
     return sign if extra.isdigit() else -sign
 
 
-__all__ = ["STALE_AFTER_MONTHS", "Judgement", "compare_versions", "judge", "months_between"]
+__all__ = ["STALE_AFTER_MONTHS", "Judgement", "compare_versions", "judge", "months_between", "qualifier"]

@@ -35,12 +35,10 @@ Where hostcompat deliberately differs from MCPJam, and why:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
-from hostcompat.engine.catalog.host_context import COMMON, HostContext, in_context, other_contexts
+from hostcompat.engine.catalog.host_context import COMMON, HostContext, ScopedItem, in_context, other_contexts
 from hostcompat.engine.catalog.model import Catalog, CatalogHeader, HostProfile
 from hostcompat.engine.catalog.schema import HOST_VERSION, SCHEMA_VERSION
 from hostcompat.engine.findings.model import Lane, Provenance, Verdict
@@ -56,6 +54,8 @@ from hostcompat.engine.verdicts.model import (
     HostReport,
     LaneBuilder,
     LaneVerdict,
+    pending_report,
+    report_lanes,
 )
 from hostcompat.engine.verdicts.server import evaluate_server_lane
 from hostcompat.errors import InvalidInput
@@ -106,7 +106,9 @@ def evaluate_all_hosts(
     order, or in the order of `host_ids` when given (each host once). `digest` is the server as `digest_server`
     made it from these server-side arguments (`tools` to `observed`), which are then not read: a caller that also
     needs it elsewhere (the hygiene check) builds it once. Inputs are never changed; the same inputs give the same
-    evaluation.
+    evaluation. Each report's verdict, lanes and provenance are worked out here; its findings are decided here and
+    written (texts, evidence, sources) when first read, the same value whenever that is
+    (`hostcompat.engine.verdicts.model`).
 
     Raises:
         InvalidInput: a malformed argument (see `derive_server_requirements`, `describe_server_surface`), an
@@ -147,35 +149,54 @@ def _evaluate(
     """The host's report in `context`, with an info finding for each other context the catalog names where a
     lane's verdict differs.
     """
-    report = _evaluate_profile(server, in_context(profile, context), version, as_of)
-    others = [
-        (other, items, _evaluate_profile(server, in_context(profile, other), version, as_of))
-        for other, items in other_contexts(profile, context)
-    ]
-    extra = context_findings(profile, report, others)
-    return dataclasses.replace(report, findings=(*report.findings, *extra)) if extra else report
-
-
-def _evaluate_profile(
-    server: ServerDigest, profile: HostProfile, version: str | None = None, as_of: str | None = None
-) -> HostReport:
-    apps = LaneBuilder(profile, version=version, as_of=as_of)
-    server_lane = LaneBuilder(profile, version=version, as_of=as_of)
-    evaluate_apps_lane(server, apps)
-    evaluate_server_lane(server, server_lane)
+    if context is COMMON:  # the host on its common path, and the other contexts it names (one memo look-up)
+        found = profile.memo.get("common-path")
+        if not isinstance(found, _Path):
+            found = profile.memo["common-path"] = _Path(in_context(profile, COMMON), other_contexts(profile, COMMON))
+        host, others = found
+    else:
+        host, others = in_context(profile, context), other_contexts(profile, context)
+    apps, server_lane = _judge(server, host, version, as_of)
     apps_verdict, server_verdict = apps.verdict(), server_lane.verdict()
+    pending = apps.pending + server_lane.pending
+    if others:
+        judged = []
+        for other, items in others:
+            other_apps, other_server = _judge(server, in_context(profile, other), version, as_of)
+            lanes = {_APPS: other_apps.verdict().verdict, _SERVER: other_server.verdict().verdict}
+            judged.append((other, items, lanes, [*other_apps.pending, *other_server.pending]))
+        here = {_APPS: apps_verdict.verdict, _SERVER: server_verdict.verdict}
+        pending.extend(context_findings(profile, here, pending, judged))
     server_worse = _VERDICT_RANK[server_verdict.verdict] > _VERDICT_RANK[apps_verdict.verdict]
     worse = server_verdict if server_worse else apps_verdict
     weaker = _weaker(apps_verdict.provenance, server_verdict.provenance)
-    return HostReport(
-        profile.id,
-        profile.display_name,
+    return pending_report(
+        host.id,
+        host.display_name,
         worse.verdict,
-        MappingProxyType({_APPS: apps_verdict, _SERVER: server_verdict}),
-        (*apps.findings, *server_lane.findings),
+        report_lanes(apps_verdict, server_verdict),
+        pending,
         weaker,
-        profile.kind,
+        host.kind,
     )
+
+
+class _Path(NamedTuple):
+    """A host on one path: its profile there and the other contexts its catalog entry names."""
+
+    host: HostProfile
+    others: tuple[tuple[HostContext, tuple[ScopedItem, ...]], ...]
+
+
+def _judge(
+    server: ServerDigest, host: HostProfile, version: str | None, as_of: str | None
+) -> tuple[LaneBuilder, LaneBuilder]:
+    """The host's apps and server lanes, their findings decided."""
+    apps = LaneBuilder(host, version, as_of)
+    server_lane = LaneBuilder(host, version, as_of, at=apps.at)
+    evaluate_apps_lane(server, apps)
+    evaluate_server_lane(server, server_lane)
+    return apps, server_lane
 
 
 _VERDICT_RANK: Final = {verdict: verdict.rank for verdict in Verdict}

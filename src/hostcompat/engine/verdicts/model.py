@@ -3,14 +3,19 @@
 Reports are frozen values with a JSON `to_dict()`. What is computed once per server so that each host costs only
 its own checks is the `ServerDigest` (`hostcompat.engine.server.digest`); `LaneBuilder` collects one lane's
 findings, the host facts it consulted and why it stays unknown.
+
+A lane decides each finding (its rule, severity and tools, which is all a verdict needs) when the host is judged,
+and writes it (texts, evidence, the fact's source) only when the report's `findings` are first read: most of an
+evaluation's cost was those texts, which a caller after the verdicts alone never reads. A finding is written from
+the same host, facts and server data either way, so the report is the same value whenever it is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Final, ParamSpec, TypedDict, cast
 
 from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
 from hostcompat.engine.findings.make import make_evidence
@@ -26,12 +31,14 @@ from hostcompat.engine.findings.model import (
     parse_enum,
     weakest,
 )
+from hostcompat.engine.findings.rules import RuleInfo
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.engine.server.surface import ServerSurface
 from hostcompat.engine.server.tool_set import MAX_EVIDENCE, MAX_NAMED, ToolSet, name_list
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireObject
 
+_P = ParamSpec("_P")
 _TRUST: Final = {provenance.value: provenance.trust for provenance in Provenance}
 _PROVENANCES: Final = {provenance.value: provenance for provenance in Provenance}
 _SEVERITY_RANK: Final = {severity: severity.rank for severity in Severity}
@@ -60,17 +67,33 @@ class HostReport:
     """How a server fares on one host: the overall verdict, each lane's verdict, and the findings behind them.
 
     `lanes` maps `"apps"` and `"server"` to their `LaneVerdict`; `provenance` is the weakest provenance of the
-    host facts any lane used, so a verdict never reads as more authoritative than its weakest source.
+    host facts any lane used, so a verdict never reads as more authoritative than its weakest source. A report the
+    engine makes writes its `findings` when they are first read (see the module's docstring); the value is the
+    same as if they had been written at once.
     """
 
     host_id: str
     host_label: str
     verdict: Verdict
     lanes: Mapping[str, LaneVerdict] = field(hash=False)
-    findings: tuple[Finding, ...] = ()
+    findings: tuple[Finding, ...] = field(default_factory=tuple)
     provenance: Provenance | None = None
     host_kind: str | None = None
     """The host's kind in the catalog (`desktop-chat`, `ide`, `cli` …), so a report can be filtered by it."""
+
+    if not TYPE_CHECKING:  # the findings of a report made by `pending_report`, written on first read
+
+        def __getattr__(self, name: str) -> object:
+            fields = self.__dict__
+            if name == "findings":
+                pending = fields.get("_pending")
+                if pending is not None:
+                    findings = fields["findings"] = tuple([write(*args) for *_, write, args in pending])
+                    fields.pop("_pending", None)
+                    return findings
+                if "findings" in fields:  # written by another thread meanwhile
+                    return fields["findings"]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def apps(self) -> LaneVerdict:
@@ -100,6 +123,35 @@ class HostReport:
         }
 
 
+def pending_report(
+    host_id: str,
+    host_label: str,
+    verdict: Verdict,
+    lanes: Mapping[str, LaneVerdict],
+    pending: list[Pending],
+    provenance: Provenance | None,
+    host_kind: str | None,
+) -> HostReport:
+    """A `HostReport` whose findings are the `pending` ones, written when they are first read (the engine's
+    reports: made without the dataclass's `__init__`, from fields that already have their types).
+    """
+    report = object.__new__(HostReport)
+    fields: dict[str, object] = {
+        "host_id": host_id,
+        "host_label": host_label,
+        "verdict": verdict,
+        "lanes": lanes,
+        "provenance": provenance,
+        "host_kind": host_kind,
+    }
+    if pending:
+        fields["_pending"] = pending
+    else:
+        fields["findings"] = ()
+    object.__setattr__(report, "__dict__", fields)
+    return report
+
+
 @dataclass(frozen=True, kw_only=True)
 class Evaluation:
     """The requirements derived once for a server and one report per evaluated host, in a stable order."""
@@ -125,18 +177,66 @@ class Evaluation:
         return {"requirements": self.requirements.to_dict(), "reports": [r.to_dict() for r in self.reports]}
 
 
-@dataclass
-class LaneBuilder:
-    """One lane of one host while it is evaluated: findings, consulted facts and unknown reasons (private state)."""
+Pending = tuple[str, Lane, Severity, tuple[str, ...], Callable[..., Finding], tuple[Any, ...]]
+"""A finding a lane decided: its rule id, lane, severity and tools (what a verdict and the context check read), and
+the function that writes it (texts, evidence, the fact's source) with its arguments, `write(*args)`, called when the
+report's findings are read. (A flat tuple: a report keeps one per finding until then.)"""
+
+
+@dataclass(frozen=True, slots=True)
+class HostAt:
+    """The host a lane judges (its profile in the context judged), the version judged (None: its current one) and
+    the date of the check (ISO; None: the age of a fact's source is not told): what a finding is written from.
+    """
 
     host: HostProfile
     version: str | None = None
-    """The host version judged (`--host-version`); None: its current version."""
     as_of: str | None = None
-    """The date of the check (ISO), against which the age of a fact's source is told; None: not told."""
-    findings: list[Finding] = field(default_factory=list)
-    facts: list[Fact] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
+
+
+class LaneBuilder:
+    """One lane of one host while it is evaluated: the findings it decided, the host facts it consulted and why it
+    stays unknown (private state).
+
+    The calls that write its findings get `at` (never the builder: a builder that its own findings referred to
+    would be a reference cycle, freed only by the garbage collector).
+    """
+
+    __slots__ = ("as_of", "at", "facts", "host", "pending", "unknown", "version")
+
+    def __init__(
+        self, host: HostProfile, version: str | None = None, as_of: str | None = None, *, at: HostAt | None = None
+    ) -> None:
+        """A lane of `host` judged at `version` (None: its current version) on the date `as_of` (ISO; None: the age
+        of a fact's source is not told); `at` is these three when the caller has them already (the other lane's).
+        """
+        self.host: Final = host
+        self.version: Final = version
+        self.as_of: Final = as_of
+        self.at: Final = HostAt(host, version, as_of) if at is None else at
+        self.pending: Final[list[Pending]] = []
+        self.facts: Final[list[Fact]] = []
+        self.unknown: Final[list[str]] = []
+
+    def add(
+        self,
+        rule: RuleInfo,
+        severity: Severity | None,
+        tools: tuple[str, ...],
+        write: Callable[_P, Finding],
+        /,
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> None:
+        """Decide a finding of `rule` at `severity` (None: the rule's) on `tools`, which `write(*args)` writes."""
+        if kwargs:
+            raise TypeError("a finding is written from positional arguments")
+        level = rule.severity if severity is None else severity
+        self.pending.append((rule.rule_id, rule.lane, level, tools, write, args))
+
+    def add_finding(self, finding: Finding) -> None:
+        """Add a finding written already (one that costs little to make, or that is rare)."""
+        self.pending.append((finding.rule_id, finding.lane, finding.severity, finding.tools, _same, (finding,)))
 
     def fact(self, path: str) -> Fact | None:
         """The host's fact at `path`, recorded as consulted when it exists."""
@@ -147,8 +247,11 @@ class LaneBuilder:
 
     def level(self, path: str) -> tuple[str, Fact | None]:
         """The support level at `path` (`unknown` when absent) and its fact, recorded as consulted."""
-        found = self.fact(path)
-        return ("unknown" if found is None else str(found.value)), found
+        found = self.host.facts.get(path)
+        if found is None:
+            return "unknown", None
+        self.facts.append(found)
+        return str(found.value), found
 
     def unknown_because(self, reason: str) -> None:
         """Record why the lane is at best unknown (each reason once)."""
@@ -157,14 +260,59 @@ class LaneBuilder:
 
     def verdict(self) -> LaneVerdict:
         """The lane's verdict: the worst finding; unknown when that is `works` and something stayed unknown."""
-        rank = max([_SEVERITY_RANK[finding.severity] for finding in self.findings], default=-1)
+        rank = -1
+        for pending in self.pending:
+            found = _SEVERITY_RANK[pending[2]]
+            if found > rank:
+                rank = found
         verdict = _VERDICT_OF_RANK[rank]
         if verdict is Verdict.WORKS and self.unknown:
             verdict = Verdict.UNKNOWN
-        trusted = weakest_fact(self.facts)
-        return LaneVerdict(
-            verdict=verdict, provenance=None if trusted is None else provenance_of(trusted), unknown=tuple(self.unknown)
-        )
+        trusted = weakest_fact(self.facts) if self.facts else None
+        provenance = None if trusted is None else provenance_of(trusted)
+        return lane_verdict(verdict, provenance, tuple(self.unknown))
+
+
+def _same(finding: Finding) -> Finding:
+    return finding
+
+
+def lane_verdict(verdict: Verdict, provenance: Provenance | None, unknown: tuple[str, ...]) -> LaneVerdict:
+    """The `LaneVerdict` of these engine values (one object per verdict and provenance when nothing is unknown:
+    most lanes of most hosts are one of a few such values).
+    """
+    if not unknown:
+        shared = _SHARED_VERDICTS.get((verdict, provenance))
+        if shared is not None:
+            return shared
+    made = object.__new__(LaneVerdict)
+    object.__setattr__(made, "__dict__", {"verdict": verdict, "provenance": provenance, "unknown": unknown})
+    if not unknown:
+        _SHARED_VERDICTS[verdict, provenance] = made
+    return made
+
+
+_SHARED_VERDICTS: Final[dict[tuple[Verdict, Provenance | None], LaneVerdict]] = {}
+"""(verdict, provenance) → the lane verdict with nothing unknown (at most 4 x 5 entries)."""
+
+
+def report_lanes(apps: LaneVerdict, server: LaneVerdict) -> Mapping[str, LaneVerdict]:
+    """A report's `lanes` of the two verdicts `LaneBuilder.verdict` gave (one mapping per pair of shared verdicts:
+    most hosts have one of a few pairs).
+    """
+    if apps.unknown or server.unknown:
+        return MappingProxyType({_APPS: apps, _SERVER: server})
+    key = (id(apps), id(server))  # the mapping kept under these ids holds both objects, so the ids stay theirs
+    found = _SHARED_LANES.get(key)
+    if found is None:
+        found = _SHARED_LANES[key] = MappingProxyType({_APPS: apps, _SERVER: server})
+    return found
+
+
+_SHARED_LANES: Final[dict[tuple[int, int], Mapping[str, LaneVerdict]]] = {}
+"""(apps, server) shared lane verdicts, by id → the lanes mapping of both (at most 20 x 20 entries)."""
+_APPS: Final = Lane.APPS.value
+_SERVER: Final = Lane.SERVER.value
 
 
 class FactFields(TypedDict):
@@ -197,13 +345,24 @@ def provenance_of(fact: Fact) -> Provenance:
     return _PROVENANCES.get(fact.provenance) or parse_enum(Provenance, fact.provenance)
 
 
+def weakest_of(facts: Iterable[Fact]) -> tuple[Fact, ...]:
+    """The least trusted of `facts` alone (none when there are none): what a lane that consults them all records,
+    since only the weakest decides its provenance.
+    """
+    found = weakest_fact(facts)
+    return () if found is None else (found,)
+
+
 def weakest_fact(facts: Iterable[Fact | None]) -> Fact | None:
     """The least trusted of `facts` (None entries skipped), the first one on a tie."""
-    present = [fact for fact in facts if fact is not None]
-    if not present:
-        return None
-    ranks = [_TRUST.get(fact.provenance, -1) for fact in present]
-    return present[ranks.index(min(ranks))]  # the first of the least trusted
+    found: Fact | None = None
+    lowest = 0
+    for fact in facts:
+        if fact is not None:
+            trust = _TRUST.get(fact.provenance, -1)
+            if found is None or trust < lowest:
+                found, lowest = fact, trust
+    return found
 
 
 def fact_evidence(host: HostProfile, path: str, fact: Fact | None) -> Evidence:
@@ -269,19 +428,25 @@ __all__ = [
     "MAX_NAMED",
     "Evaluation",
     "FactFields",
+    "HostAt",
     "HostReport",
     "LaneBuilder",
     "LaneVerdict",
+    "Pending",
     "ToolSet",
     "cut_text",
     "fact_evidence",
     "fact_fields",
     "linked_client_rules",
     "name_list",
+    "lane_verdict",
     "note_suffix",
+    "pending_report",
     "provenance_of",
+    "report_lanes",
     "show_fact_value",
     "weakest_fact",
     "weakest_lane",
+    "weakest_of",
     "with_client_rules",
 ]

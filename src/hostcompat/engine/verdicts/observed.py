@@ -42,7 +42,7 @@ def evaluate_observed(server: ServerDigest, lane: LaneBuilder, renderable: froze
     for run in runs_for(server, lane.host.id):
         tools = [tool for tool in run.tools if tool in renderable] or list(run.tools)
         evidence = [_run_evidence(run)]
-        lane.findings.append(
+        lane.add_finding(
             finding_for(
                 "OBS-RUN-001",
                 detail=cut_text(_summary(run, lane.host.display_name)),
@@ -51,7 +51,7 @@ def evaluate_observed(server: ServerDigest, lane: LaneBuilder, renderable: froze
             )
         )
         for issue in run.issues:
-            lane.findings.append(
+            lane.add_finding(
                 finding_for(
                     issue.rule_id,
                     detail=cut_text(f"Under {lane.host.display_name}'s emulated bridge: {issue.detail}"),

@@ -16,6 +16,7 @@ from itertools import islice
 from typing import Any, Final
 
 from hostcompat.engine.catalog.schema import TRIGGERS
+from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, cut_snippet
 from hostcompat.engine.server.facts import WidgetUsage
 from hostcompat.engine.server.surface import MAX_RESULT_BLOCKS, ServerSurface
@@ -118,7 +119,7 @@ def _result_trigger(
         if detail is not None:
             fired.append(tool)
             if len(evidence) < _MAX_EVIDENCE:
-                evidence.append(Evidence(f"call:{cut_snippet(tool)}", detail=cut_snippet(detail)))
+                evidence.append(make_evidence(f"call:{cut_snippet(tool)}", cut_snippet(detail)))
     undecided = tuple(tool for tool in could_fire if tool not in surface.results and (only is None or tool in only))
     return _outcome(trigger, fired, evidence, undecided)
 
@@ -127,7 +128,7 @@ def _widget_actions(trigger: str, surface: ServerSurface, usage: WidgetUsage | N
     if usage is None:
         return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for("mcpUiActions")
-    evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail="legacy mcp-ui actions, no adapter") for tool in tools)
+    evidence = (make_evidence(f"widget:{cut_snippet(tool)}", "legacy mcp-ui actions, no adapter") for tool in tools)
     return _outcome(trigger, tools, evidence, ())
 
 
@@ -135,7 +136,7 @@ def _widget_need(trigger: str, usage: WidgetUsage | None, need: str, detail: str
     if usage is None:
         return TriggerOutcome(trigger=trigger)
     tools = usage.tools_for(need)
-    evidence = (Evidence(f"widget:{cut_snippet(tool)}", detail=detail) for tool in tools)
+    evidence = (make_evidence(f"widget:{cut_snippet(tool)}", detail) for tool in tools)
     return _outcome(trigger, tools, evidence, ())
 
 
@@ -145,7 +146,7 @@ def _outcome(trigger: str, fired: Sequence[str], evidence: Any, undecided: Seque
 
 
 def _declared(tool: str, detail: str) -> Evidence:
-    return Evidence(f"tools/list:{cut_snippet(tool)}", detail=detail)
+    return make_evidence(f"tools/list:{cut_snippet(tool)}", detail)
 
 
 # ---- reading one captured result ----------------------------------------------------------------------------------
