@@ -205,7 +205,9 @@ def json_main(argv: list[str]) -> None:
         seconds = batch_seconds(tools, options, catalog, max(1, args.batches))
         per = hosts if name in notes else hosts * len(tools)
         note = notes.get(name, f"per host and tool, {len(tools):,} tools")
-        figures.measured[name] = measured("us", (value / per * 1e6 for value in seconds), f"{note}, {hosts} hosts")
+        figures.measured[name] = measured(
+            "us", (cpu / per * 1e6 for cpu, _ in seconds), f"{note}, CPU time, {hosts} hosts"
+        )
     write_figures(args.json, figures)
 
 
