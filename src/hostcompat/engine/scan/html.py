@@ -23,9 +23,7 @@ _TAG_OF_NOTE = re.compile(
 )
 """A comment, or a tag with something to read: every other tag (`<p>`, `</div>`) is passed over, in C."""
 _OPENING_TAG = re.compile(r"<[A-Za-z]")
-_TAG_STEP = re.compile(
-    r"""(?P<close>/?>)|[\s/]*(?P<name>[^\s=>/"']+)(?:\s*=\s*(?P<value>"[^"]*"|'[^']*'|[^\s>]*))?|[\s\S]"""
-)
+_TAG_STEP = re.compile(r"""(/?>)|[\s/]*([^\s=>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?|[\s\S]""")
 """One step through a tag: its end (`>` or `/>`), else an attribute (blanks and slashes before it), else a stray
 character. Every step is one character or more, so the steps follow each other with nothing skipped."""
 _RAW_TEXT_END = {name: re.compile("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
@@ -164,24 +162,22 @@ def _read_attributes(source: str, pos: int, end: int) -> tuple[dict[str, tuple[s
     attributes: dict[str, tuple[str, int]] = {}
     limit = min(end, pos + _MAX_TAG_CHARS)
     for step in _TAG_STEP.finditer(source, pos, limit):
-        kind = step.lastgroup
-        if kind == "close":
-            return attributes, step.end()
+        kind = step.lastindex  # 1: the end, 2: a name alone, 3-5: a name and its value; None: a stray character
         if kind is None:
             if step.start() == limit - 1 and source.startswith("/>", limit - 1):
                 return attributes, limit + 1  # a `/>` across the limit closes the tag, as it always did
             continue
-        value = ""
-        value_offset = step.start("name")
-        if kind == "value":
-            raw = step.group("value")
-            value_offset = step.start("value")
-            if raw[:1] in ("'", '"'):
-                value = raw[1:-1]
-                value_offset += 1
-            else:
-                value = raw
-        attributes.setdefault(step.group("name").lower(), (value, value_offset))
+        if kind == 1:
+            return attributes, step.end()
+        if kind == 2:
+            attributes.setdefault(step.group(2).lower(), ("", step.start(2)))
+            continue
+        value = step.group(kind)
+        value_offset = step.start(kind)
+        if kind == 5 and value[:1] in ("'", '"'):  # an unclosed quote: the value is cut at both ends, as ever
+            value = value[1:-1]
+            value_offset += 1
+        attributes.setdefault(step.group(2).lower(), (value, value_offset))
     return attributes, limit
 
 

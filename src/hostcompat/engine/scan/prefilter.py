@@ -66,6 +66,9 @@ class Anchors:
         """Ascending offsets where any of `needed`'s literals starts; None when positions are not known."""
         if self.positions is None:
             return None
+        if len(needed.bits) == 1:  # one literal: its positions as they are
+            spots = self.positions.get(needed.bits[0], ())
+            return None if spots is None else spots or ()
         found = []
         for bit in needed.bits:
             spots = self.positions.get(bit, ())

@@ -97,9 +97,14 @@ def _is_word(char: str) -> bool:
 
 def _run_start(source: str, index: int, low: int) -> int:
     """The first index of the run of word characters ending at `index`, not below `low`."""
-    while index > low and _is_word(source[index - 1]):
-        index -= 1
-    return index
+    while True:
+        index = low + len(source[low:index].rstrip(_ASCII_WORD))  # ASCII word characters, in one C call
+        if index <= low or not _is_word(source[index - 1]):
+            return index
+        index -= 1  # a word character beyond ASCII (`é`): the run goes on
+
+
+_ASCII_WORD: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 
 
 def function_head(source: str, low: int, high: int) -> re.Match[str] | None:
@@ -108,6 +113,7 @@ def function_head(source: str, low: int, high: int) -> re.Match[str] | None:
     A match starts at a `function`, at the name before an `=` or `:`, or at the name that ends the head (or an
     `async`, `get`, `set` or `static` before it); every such place is tried, leftmost first.
     """
+    low = max(low, source.rfind("(", low, high) + 1)  # no match holds a `(`: it starts after the last one
     starts: set[int] = set()
     at = source.find("function", low, high)
     while at >= 0:
@@ -125,11 +131,13 @@ def function_head(source: str, low: int, high: int) -> re.Match[str] | None:
         start = _run_start(source, name_end, low)
         starts.add(start)
         while (blank := _blank_before(source, start - 1, low)) < start - 1:  # `async get name`: each keyword
-            keyword = next((k for k in _HEAD_KEYWORDS if _ends_with(source, k, low, blank + 1)), None)
-            if keyword is None:
+            for keyword in _HEAD_KEYWORDS:
+                if _ends_with(source, keyword, low, blank + 1):
+                    start = blank + 1 - len(keyword)
+                    starts.add(start)
+                    break
+            else:
                 break
-            start = blank + 1 - len(keyword)
-            starts.add(start)
     for start in sorted(starts):
         found = FUNCTION_HEAD.match(source, start, high)
         if found is not None:
