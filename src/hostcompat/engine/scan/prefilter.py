@@ -70,12 +70,21 @@ class Anchors:
             spots = self.positions.get(needed.bits[0], ())
             return None if spots is None else spots or ()
         found = []
-        for bit in needed.bits:
-            spots = self.positions.get(bit, ())
-            if spots is None:
-                return None
-            if spots:
-                found.append(spots)
+        if len(self.positions) < len(needed.bits):  # fewer anchors seen than the gate has: go through those seen
+            mask = needed.mask
+            for bit, spots in self.positions.items():
+                if mask >> bit & 1:
+                    if spots is None:
+                        return None
+                    if spots:
+                        found.append(spots)
+        else:
+            for bit in needed.bits:
+                spots = self.positions.get(bit, ())
+                if spots is None:
+                    return None
+                if spots:
+                    found.append(spots)
         if len(found) <= 1:
             return found[0] if found else ()
         return sorted(chain.from_iterable(found))  # timsort merges the sorted runs (in C: no heap in Python)
