@@ -7,8 +7,8 @@ Python, over the captured widgets and over 50 MB of real widget code with no ear
 run on the same bytes (every match, and first hit) and to MCPJam's own figures quoted in issue 18 (its npm package
 is not installed here), with ratios; then per captured widget the scanner's speed over MCPJam's patterns on the
 same bytes (every match and first hit in Python's `re`, every match in Node), the ratio taken per round of runs
-that take turns, each widget's median with min-max and the slowest widgets first; then a generated no-match input
-beside one `str.find` pass. Each figure is the median of `--repeat` runs with min-max. Run:
+that take turns (in CPU time), each widget's median with min-max and the slowest widgets first; then a generated
+no-match input beside one `str.find` pass. Each figure is the median of `--repeat` runs with min-max. Run:
 `python bench/bench_scan.py` (after `npm ci` in interop/ and `python scripts/capture_widgets.py`).
 """
 
