@@ -5,9 +5,11 @@ hand-written pages), side by side with a plain string scan (a need is used when 
 anywhere) and MCPJam's regex scan. Throughput is MB/s of the scanner, native (C lexer and Hyperscan) and pure
 Python, over the captured widgets and over 50 MB of real widget code with no early exit, next to MCPJam's patterns
 run on the same bytes (every match, and first hit) and to MCPJam's own figures quoted in issue 18 (its npm package
-is not installed here), with ratios and the slowest per-widget ratio; then a generated no-match input beside one
-`str.find` pass. Each figure is the median of `--repeat` runs with min-max. Run: `python bench/bench_scan.py`
-(after `npm ci` in interop/ and `python scripts/capture_widgets.py`).
+is not installed here), with ratios; then per captured widget the scanner's speed over MCPJam's patterns on the
+same bytes (every match and first hit in Python's `re`, every match in Node), the ratio taken per round of runs
+that take turns (in CPU time), each widget's median with min-max and the slowest widgets first; then a generated
+no-match input beside one `str.find` pass. Each figure is the median of `--repeat` runs with min-max. Run:
+`python bench/bench_scan.py` (after `npm ci` in interop/ and `python scripts/capture_widgets.py`).
 """
 
 from __future__ import annotations
@@ -239,7 +241,7 @@ def report_input(label: str, batch: Sequence[str], repeat: int, quoted: tuple[st
     )
 
 
-def report_throughput(widgets: Sequence[Widget], repeat: int) -> None:
+def report_throughput(widgets: Sequence[Widget], repeat: int, shown: int = 5) -> None:
     texts = [w.source for w in widgets if w.origin == "corpus"]
     print(f"throughput, {repeat} timed runs per figure after a warm-up: median MB/s (min-max)")
     print(
@@ -251,7 +253,7 @@ def report_throughput(widgets: Sequence[Widget], repeat: int) -> None:
     report_input(f"{len(texts)} captured widgets", texts, repeat, ("early exit", MCPJAM_QUOTED["widgets"]))
     real = [real_code(texts, REAL_CODE_CHARS)]
     report_input("real widget code as one page, no early exit", real, repeat, ("full scan", MCPJAM_QUOTED["real code"]))
-    report_per_widget(widgets, repeat)
+    report_per_widget(widgets, repeat, shown)
     no_match = no_match_source(NO_MATCH_CHARS)
     mb = len(no_match) / 1e6
     print(f"  no-match input (generated, no bridge name): {mb:.2f} MB")
@@ -259,33 +261,89 @@ def report_throughput(widgets: Sequence[Widget], repeat: int) -> None:
     _rate("one str.find pass (memory speed)", mb, runs(partial(no_match.find, _ABSENT), repeat))
 
 
-def report_per_widget(widgets: Sequence[Widget], repeat: int) -> None:
-    """Per captured widget: the scanner's speed over MCPJam's full scan of the same bytes; the slowest ratios."""
+PER_RUN_SECONDS = 0.02
+"""A timed run of one widget repeats its scan until it lasts this long: a small widget's single scan (about
+100 us) is too short for the clock on a shared machine."""
+CLOCK = time.thread_time
+"""The per-widget runs count this thread's CPU time: on a shared machine a run that waits for a core is not charged
+for the wait (wall-clock rounds of a 100 us scan swing by 10x there), so the ratios compare work done."""
+
+
+def calls_per_run(function: Callable[[], object]) -> int:
+    """How many calls of `function` make one timed run of at least `PER_RUN_SECONDS` (after a warm-up call)."""
+    function()
+    started = CLOCK()
+    function()
+    once = max(CLOCK() - started, 1e-7)
+    return max(1, min(10_000, int(PER_RUN_SECONDS / once) + 1))
+
+
+def paired_runs(functions: Sequence[Callable[[], object]], repeat: int) -> list[list[float]]:
+    """CPU seconds per call of each function, `repeat` runs each, the functions taking turns within every round (so
+    a burst of load on a shared machine falls on all of them alike).
+    """
+    counts = [calls_per_run(function) for function in functions]
+    seconds: list[list[float]] = [[] for _ in functions]
+    for _ in range(repeat):
+        for function, count, out in zip(functions, counts, seconds, strict=True):
+            started = CLOCK()
+            for _ in range(count):
+                function()
+            out.append((CLOCK() - started) / count)
+    return seconds
+
+
+def report_per_widget(widgets: Sequence[Widget], repeat: int, shown: int = 5) -> None:
+    """Per captured widget: the scanner's speed over MCPJam's patterns on the same bytes (their time over ours), per
+    round of runs; each widget's median ratio with its min-max, the slowest widgets first. In-process runs count CPU
+    time (`CLOCK`); Node's runs are its own wall-clock timings.
+    """
     corpus = [w for w in widgets if w.origin == "corpus"]
-    ours = [statistics.median(runs(partial(scan_widget_source, w.source), repeat)) for w in corpus]
-    references = {"Python re": [statistics.median(runs(partial(mcpjam_full_scan, w.source), repeat)) for w in corpus]}
+    references: dict[str, list[list[float]]] = {"every match, Python re": [], "first hit, Python re": []}
+    ratios: dict[str, list[tuple[float, float, float, Widget]]] = {name: [] for name in references}
+    for widget in corpus:
+        ours, full, first = paired_runs(
+            [
+                partial(scan_widget_source, widget.source),
+                partial(mcpjam_full_scan, widget.source),
+                partial(mcpjam_scan, widget.source),
+            ],
+            repeat,
+        )
+        for name, theirs in (("every match, Python re", full), ("first hit, Python re", first)):
+            per_round = sorted(t / o for t, o in zip(theirs, ours, strict=True))
+            ratios[name].append((statistics.median(per_round), per_round[0], per_round[-1], widget))
     node = node_full_scan([w.source for w in corpus], repeat)
     if node is not None:
-        references["Node, V8"] = [statistics.median(each) for each in node[1]]
-    for engine, theirs in references.items():
-        ratios = sorted((t / o, w.key, len(w.source)) for o, t, w in zip(ours, theirs, corpus, strict=True))
-        middle = statistics.median(ratio for ratio, _, _ in ratios)
-        below = sum(1 for ratio, _, _ in ratios if ratio < 1)
-        print(f"  per widget, scanner speed / MCPJam's patterns every match ({engine}), medians of {repeat} runs:")
-        print(f"    slowest {ratios[0][0]:.2f}x, median {middle:.2f}x, {below} of {len(ratios)} below 1x; the slowest:")
-        for ratio, key, size in ratios[:5]:
-            print(f"      {ratio:6.2f}x  {size / 1e3:8.1f} kB  {key}")
+        ours_each = [paired_runs([partial(scan_widget_source, w.source)], repeat)[0] for w in corpus]
+        ratios["every match, Node V8"] = []
+        for widget, ours, theirs in zip(corpus, ours_each, node[1], strict=True):
+            per_round = sorted(t / o for t, o in zip(theirs, ours, strict=True))
+            ratios["every match, Node V8"].append((statistics.median(per_round), per_round[0], per_round[-1], widget))
+    for engine, rows in ratios.items():
+        rows.sort(key=lambda row: row[0])
+        below = sum(1 for row in rows if row[0] < 1)
+        middle = statistics.median(row[0] for row in rows)
+        print(f"  per widget, scanner speed / MCPJam's patterns ({engine}), ratio per round of {repeat} (CPU time):")
+        slowest = rows[0]
+        print(
+            f"    slowest {slowest[0]:.2f}x ({slowest[1]:.2f}-{slowest[2]:.2f}), median over widgets {middle:.2f}x,"
+            f" {below} of {len(rows)} below 1x; the slowest:"
+        )
+        for ratio, low, high, widget in rows[:shown]:
+            print(f"      {ratio:6.2f}x ({low:5.2f}-{high:5.2f})  {len(widget.source) / 1e3:8.1f} kB  {widget.key}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="scanner accuracy and throughput beside MCPJam's scan")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (default 5)")
     parser.add_argument("--no-accuracy", action="store_true", help="throughput only")
+    parser.add_argument("--widgets", type=int, default=5, help="slowest widgets listed per reference (default 5)")
     args = parser.parse_args(argv)
     widgets = load_widgets()
     if not args.no_accuracy:
         report_accuracy(widgets)
-    report_throughput(widgets, max(1, args.repeat))
+    report_throughput(widgets, max(1, args.repeat), max(0, args.widgets))
     return 0
 
 

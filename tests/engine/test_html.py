@@ -41,3 +41,21 @@ def test_unclosed_tag_does_not_run_past_the_end() -> None:
     source = '<script src="a.js'
     parts = split_html(source, len(source))
     assert all(b.code_end <= len(source) for b in parts.scripts)
+
+
+def test_tags_without_attributes_are_passed_over_but_still_make_a_document() -> None:
+    plain = "<html><body><p>hi</p></body></html>"
+    assert split_html(plain, len(plain)).looks_like_html
+    closing_only = "text </p> more </div>"
+    assert not split_html(closing_only, len(closing_only)).looks_like_html
+    source = "<div><P>x</P><SCRIPT>one()</SCRIPT><Style>a{}</Style><scripts>two()</scripts></div>"
+    parts = split_html(source, len(source))
+    assert [source[b.code_start : b.code_end] for b in parts.scripts] == ["one()"]
+
+
+def test_a_tag_cut_off_by_the_scan_end_reads_no_further() -> None:
+    source = "<script>one()</script><p>"
+    parts = split_html(source, len(source) - 1)  # the `>` of `<p>` lies past the end
+    assert parts.looks_like_html and [b.kind for b in parts.scripts] == ["inline"]
+    handler = '<a onclick="go()"/>'
+    assert [b.kind for b in split_html(handler, len(handler) - 1).scripts] == ["handler"]  # `/>` across the end

@@ -157,8 +157,10 @@ class RunScans:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers (a scan still running is not waited for)."""
+        """Stop the workers (a scan still running is not waited for), and keep the disk cache within its bound."""
         self._stop_pool()
+        if self._disk is not None:
+            self._disk.close()
 
 
 def _start_pool(workers: int) -> ProcessPoolExecutor | None:

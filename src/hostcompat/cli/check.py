@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
+from hostcompat.cli._scan_cache import add_cache_arguments, open_cache
 from hostcompat.cli._targets import Planned, add_target_arguments, looks_like_host_config, plan_targets, redact_inputs
 from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.probe.snapshot import Snapshot
@@ -84,12 +85,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also run each widget in headless Chromium under each judged host's emulated bridge (observed evidence)",
     )
-    parser.add_argument(
-        "--cache-dir",
-        metavar="DIR",
-        help="keep widget scans in this directory, by the widget's content and the scanner's version, and reuse "
-        "them in later runs",
-    )
+    add_cache_arguments(parser)
     add_observe_arguments(parser)
 
 
@@ -187,11 +183,7 @@ def _run_scans(args: argparse.Namespace, servers: int) -> RunScans:
     """
     from hostcompat.cli._scans import RunScans, cores
 
-    disk = None
-    if args.cache_dir is not None:
-        from hostcompat.cli._scan_cache import DiskScanCache
-
-        disk = DiskScanCache(args.cache_dir)
+    disk = open_cache(args)
     workers = cores() if servers > 1 else 0
     return RunScans(workers=workers if workers > 1 else 0, disk=disk)
 

@@ -1,6 +1,8 @@
 """`hostcompat scan WIDGET.html`: what a widget's code really calls of its host, with evidence for each need.
 
 The widget is untrusted: what the output quotes of it is neutralised for the terminal (`hostcompat.terminal`).
+With `--cache-dir DIR` the whole scan is kept in DIR by the widget's bytes and the scanner's version, shared with
+`check --cache-dir` (`cli._scan_cache`), so scanning the same widget again prints the same without reading its code.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hostcompat.cli._command import Command
+from hostcompat.cli._scan_cache import add_cache_arguments, open_cache
 from hostcompat.cli._wrapping import wrap
 from hostcompat.cli.command_line import terminal_width
 from hostcompat.errors import InvalidInput
@@ -29,6 +32,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all", action="store_true", help="also list mentions that do not count (definitions, strings)"
     )
+    add_cache_arguments(parser)
 
 
 def _read(name: str) -> str:
@@ -80,10 +84,30 @@ def render_scan_text(scan: WidgetScan, name: str, *, show_all: bool = False, wid
     return "\n".join(lines) + "\n"
 
 
-def _run(args: argparse.Namespace) -> int:
+def _scan(text: str, args: argparse.Namespace) -> WidgetScan:
+    """The scan of `text`: the one kept in `--cache-dir` for the same bytes and scanner, else one run now (and kept)."""
     from hostcompat.engine.scan.widget import scan_widget_source
 
-    scan = scan_widget_source(_read(args.widget))
+    cache = open_cache(args)
+    if cache is None:
+        return scan_widget_source(text)
+    from hostcompat.widget_scans import content_key
+
+    key = content_key({"text": text})  # what `scan_widget_content` reads of a text item: the text alone
+    try:
+        kept = None if key is None else cache.read_scan(key)
+        if kept is not None:
+            return kept
+        scan = scan_widget_source(text)
+        if key is not None:
+            cache.write_scan(key, scan)
+        return scan
+    finally:
+        cache.close()
+
+
+def _run(args: argparse.Namespace) -> int:
+    scan = _scan(_read(args.widget), args)
     if args.format == "json":
         write_json(sys.stdout, json.dumps(scan.to_dict(), indent=2, ensure_ascii=False) + "\n")
         return 0

@@ -16,8 +16,16 @@ from hostcompat.engine.scan.budget import check_deadline
 
 __all__ = ["HtmlParts", "MarkupUrl", "ScriptBlock", "split_html"]
 
-_TAG_START = re.compile(r"<(?:!--|(/?)([A-Za-z][A-Za-z0-9:-]*))")
-_ATTRIBUTE = re.compile(r"""[\s/]*([^\s=>/"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]*))?""")
+_TAG_OF_NOTE = re.compile(
+    r"<(?:!--"
+    r"|(/?)(?=([A-Za-z][A-Za-z0-9:-]*))\2(?!>)"  # a tag with attributes (the whole name, then no `>`)
+    r"|()(?=([Ss][Cc][Rr][Ii][Pp][Tt]|[Ss][Tt][Yy][Ll][Ee])>)\4)"  # `<script>`, `<style>`: raw text follows
+)
+"""A comment, or a tag with something to read: every other tag (`<p>`, `</div>`) is passed over, in C."""
+_OPENING_TAG = re.compile(r"<[A-Za-z]")
+_TAG_STEP = re.compile(r"""(/?>)|[\s/]*([^\s=>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?|[\s\S]""")
+"""One step through a tag: its end (`>` or `/>`), else an attribute (blanks and slashes before it), else a stray
+character. Every step is one character or more, so the steps follow each other with nothing skipped."""
 _RAW_TEXT_END = {name: re.compile("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
 """Where a raw-text element's content ends: `</name`, ASCII case-insensitive as browsers read it."""
 _MAX_TAG_CHARS = 65_536
@@ -95,21 +103,31 @@ def split_html(source: str, end: int) -> HtmlParts:
         steps += 1
         if steps % _DEADLINE_EVERY == 0:
             check_deadline()  # a page of half a million tags is a long walk
-        hit = _TAG_START.search(source, pos, end)
+        hit = _TAG_OF_NOTE.search(source, pos, end)
+        if not saw_tag and _OPENING_TAG.search(source, pos, end if hit is None else hit.start()):
+            saw_tag = True  # a plain opening tag (`<p>`) was passed over
         if hit is None:
             break
         if hit.group(0) == "<!--":
             close = source.find("-->", hit.end(), end)
             pos = end if close < 0 else close + 3
             continue
-        name = hit.group(2).lower()
-        attributes, tag_end = _read_attributes(source, hit.end(), end)
+        name_end = hit.end()
+        raw_name = hit.group(2)
+        if raw_name is None:  # `<script>` or `<style>`: no attributes
+            raw_name = hit.group(4)
+            attributes: dict[str, tuple[str, int]] = {}
+            tag_end = name_end + 1
+        else:
+            attributes, tag_end = _read_attributes(source, name_end, end)
         pos = tag_end
         if hit.group(1):
             continue
         saw_tag = True
-        _collect_handlers(source, hit.start(), attributes, scripts)
-        _collect_urls(name, attributes, hit.start(), urls)
+        name = raw_name.lower()
+        if attributes:
+            _collect_handlers(source, hit.start(), attributes, scripts)
+            _collect_urls(name, attributes, hit.start(), urls)
         raw_end = _RAW_TEXT_END.get(name)
         if raw_end is None:
             continue
@@ -137,30 +155,29 @@ def _raw_text_end(source: str, close_tag: re.Pattern[str], start: int, end: int)
 
 
 def _read_attributes(source: str, pos: int, end: int) -> tuple[dict[str, tuple[str, int]], int]:
-    """Read a tag's attributes from `pos`; return them (name -> (value, offset)) and the index after `>`."""
+    """Read a tag's attributes from `pos`; return them (name -> (value, offset)) and the index after `>`.
+
+    Each step is the tag's end, an attribute, or one stray character skipped, tried in that order (`_TAG_STEP`).
+    """
     attributes: dict[str, tuple[str, int]] = {}
     limit = min(end, pos + _MAX_TAG_CHARS)
-    while pos < limit:
-        if source.startswith(">", pos):
-            return attributes, pos + 1
-        if source.startswith("/>", pos):
-            return attributes, pos + 2
-        match = _ATTRIBUTE.match(source, pos, limit)
-        if match is None or match.end() == pos:
-            pos += 1
+    for step in _TAG_STEP.finditer(source, pos, limit):
+        kind = step.lastindex  # 1: the end, 2: a name alone, 3-5: a name and its value; None: a stray character
+        if kind is None:
+            if step.start() == limit - 1 and source.startswith("/>", limit - 1):
+                return attributes, limit + 1  # a `/>` across the limit closes the tag, as it always did
             continue
-        raw = match.group(2)
-        value = ""
-        value_offset = match.start(1)
-        if raw is not None:
-            value_offset = match.start(2)
-            if raw[:1] in ("'", '"'):
-                value = raw[1:-1]
-                value_offset += 1
-            else:
-                value = raw
-        attributes.setdefault(match.group(1).lower(), (value, value_offset))
-        pos = match.end()
+        if kind == 1:
+            return attributes, step.end()
+        if kind == 2:
+            attributes.setdefault(step.group(2).lower(), ("", step.start(2)))
+            continue
+        value = step.group(kind)
+        value_offset = step.start(kind)
+        if kind == 5 and value[:1] in ("'", '"'):  # an unclosed quote: the value is cut at both ends, as ever
+            value = value[1:-1]
+            value_offset += 1
+        attributes.setdefault(step.group(2).lower(), (value, value_offset))
     return attributes, limit
 
 

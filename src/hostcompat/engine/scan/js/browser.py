@@ -26,7 +26,8 @@ _PERMISSION_APIS = (
 )
 _GATES = {marker: gate(marker) for marker, _ in _PERMISSION_APIS}
 _NAVIGATOR_ONLY = frozenset({"geolocation", "clipboard"})
-_NAVIGATOR_BEFORE = re.compile(r"\bnavigator\s*\??\.\s*$")
+# `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
+_NAVIGATOR_BEFORE = re.compile(r"navigator(?<!\wnavigator)\s*\??\.\s*$")
 _MEDIA_WINDOW = 120
 _MAX_FINDINGS = 32
 

@@ -14,6 +14,7 @@ from heapq import merge
 from typing import Any, NamedTuple
 
 from hostcompat.engine.scan.budget import HitBudget, check_deadline
+from hostcompat.engine.scan.js.heads import arrow_head_name, function_head
 from hostcompat.engine.scan.js.lexer import (
     COMMENT,
     JsLayout,
@@ -45,11 +46,6 @@ __all__ = [
 ]
 
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
-_FUNCTION_HEAD = re.compile(
-    r"(?:\bfunction\s*\*?\s*([\w$]+)?\s*|([\w$]+)\s*(?:=|:)\s*(?:async\s*)?(?:function\b[^(]{0,40})?|"
-    r"(?:async\s+|get\s+|set\s+|static\s+)*([\w$]+)\s*)$"
-)
-_ARROW_HEAD = re.compile(r"([\w$]+)\s*[=:]\s*(?:async\s*)?(?:\([^()]{0,300}\)|[\w$]+)\s*=>\s*$")
 _CONTROL_WORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "return", "typeof", "do", "else"})
 _MAX_FUNCTION_WALK = 8192
 _MAX_PARAMS = 400
@@ -111,7 +107,9 @@ class CodeView:
             return pattern.finditer(self.source, self.start, self.end)
         if start_of is not None:
             starts = sorted({at for anchor in where if (at := start_of(self.source, anchor)) >= self.start})
-            return _anchored(pattern, self.source, self.end, [(at, at) for at in starts])
+            return _anchored_at(pattern, self.source, self.end, starts)
+        if back == 0:  # the anchors lie in the stretch: each is the one start to try
+            return _anchored_at(pattern, self.source, self.end, where)
         return _anchored(pattern, self.source, self.end, [(max(self.start, a - back), a) for a in where])
 
 
@@ -158,6 +156,26 @@ def _anchored(
                 break
         else:
             floor = max(floor, high + 1)
+
+
+def _anchored_at(pattern: re.Pattern[str], source: str, end: int, starts: Iterable[int]) -> Iterator[re.Match[str]]:
+    """`_anchored` over the ranges `(at, at)`, without a range per start (most passes try one start per anchor)."""
+    match_at = pattern.match
+    floor = 0
+    tries = _MAX_TRIES
+    for at in starts:
+        if tries <= 0:
+            yield from pattern.finditer(source, max(at, floor), end)
+            return
+        if at < floor:
+            continue
+        tries -= 1
+        found = match_at(source, at, end)
+        if found is not None and found.end() > at:
+            yield found
+            floor = found.end()
+        else:
+            floor = at + 1
 
 
 def at_word_start(source: str, index: int) -> bool:
@@ -385,8 +403,7 @@ def _function_head_before(view: CodeView, brace: int) -> str | None:
         return None
     head_start = max(view.start, before - 500)
     if source.startswith("=>", before - 1):
-        arrow = _ARROW_HEAD.search(source, head_start, before + 1)
-        return arrow.group(1) if arrow else ""
+        return arrow_head_name(source, head_start, before + 1) or ""
     if source[before] != ")":
         return None
     depth = 0
@@ -405,7 +422,7 @@ def _function_head_before(view: CodeView, brace: int) -> str | None:
     name_end = prev_code_index(source, view.layout, k)
     if name_end < 0:
         return None
-    head = _FUNCTION_HEAD.search(source, max(view.start, name_end - 80), name_end + 1)
+    head = function_head(source, max(view.start, name_end - 80), name_end + 1)
     if head is None:
         return None
     name = head.group(1) or head.group(2) or head.group(3) or ""

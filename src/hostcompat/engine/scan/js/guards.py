@@ -16,7 +16,8 @@ from hostcompat.engine.scan.js.lexer import is_code, matching_close_brace, next_
 
 __all__ = ["is_guarded"]
 
-_IF_OPEN = re.compile(r"\bif\s*\(")
+# `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
+_IF_OPEN = re.compile(r"if(?<!\wif)\s*\(")
 _EARLY_EXIT = re.compile(r"(?:return|throw|continue|break)\b")
 _GUARD_WINDOW = 1500
 _CONDITION_LOOKBACK = 400

@@ -46,14 +46,15 @@ WIRE_GATE = gate(*WIRE_METHOD_NEEDS)
 """A wire literal holds one of the method names."""
 WireHits = Sequence[re.Match[str]]
 """The `WIRE_LITERALS` matches of one stretch, found once and shared by the passes that need them."""
-METHOD_KEY = re.compile(r"(?:\bmethod|[\"']method[\"'])\s*$")
+# `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
+METHOD_KEY = re.compile(r"(?:method(?<!\wmethod)|[\"']method[\"'])\s*$")
 """The `method:` key just before a value."""
 SENDER_NAME = re.compile(r"^(?:send|request|rpc|call|notify|post|invoke|emit|dispatch)", re.IGNORECASE)
 """Function names that suggest a message sender."""
 _POST_MESSAGE = re.compile(r"postMessage(?![\w$])")
 _POST_MESSAGE_GATE = gate("postMessage")
-_JSONRPC_KEY = re.compile(r"\bjsonrpc\b")
-_CONSTANT = re.compile(r"(?:\b(?:const|let|var)\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*$")
+_JSONRPC_KEY = re.compile(r"jsonrpc(?<!\wjsonrpc)\b")
+_CONSTANT = re.compile(r"(?:(?:const(?<!\wconst)|let(?<!\wlet)|var(?<!\wvar))\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*$")
 _TABLE_KEY = re.compile(r"([A-Za-z_$][\w$]*)[\"']?\s*:\s*$")
 _MCP_UI_ARGUMENT = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
@@ -61,7 +62,8 @@ _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quot
 _MAX_CONSTANTS = 64
 _MAX_SENDER_WALK = 4
 _EXPRESSION_ARROW = re.compile(
-    r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^()]{0,200}\)|[\w$]+)\s*=>[^;{}]{0,200}$"
+    r"(?:const(?<!\wconst)|let(?<!\wlet)|var(?<!\wvar))\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?"
+    r"(?:\([^()]{0,200}\)|[\w$]+)\s*=>[^;{}]{0,200}$"
 )
 
 

@@ -19,7 +19,8 @@ from hostcompat.engine.scan.prefilter import gate
 
 __all__ = ["SdkRegion", "find_adapter_regions", "find_sdk_regions", "in_regions", "merge_regions"]
 
-_CLASS_HEAD = re.compile(r"\bclass(?:\s+[\w$]+)?(?:\s+extends\s+[\w$.()]{1,80})?\s*$")
+# `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
+_CLASS_HEAD = re.compile(r"class(?<!\wclass)(?:\s+[\w$]+)?(?:\s+extends\s+[\w$.()]{1,80})?\s*$")
 _MIN_DEFINITIONS = 3
 _MAX_MEMBER_DISTANCE = 65_536
 _MAX_BODY = 8 * 1024 * 1024
@@ -27,7 +28,7 @@ _EXT_APPS_MARKERS = ("_assertInitialized", "autoResize", "ui/initialize", "getHo
 _ADAPTER_TYPES = ("tool", "prompt", "intent", "notify", "link", "ui-size-change", "ui-lifecycle-iframe-ready")
 _ADAPTER_LITERAL = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in _ADAPTER_TYPES) + r")\1")
 _ADAPTER_GATE = gate(*(quote + t + quote for t in _ADAPTER_TYPES for quote in "\"'"))
-_CASE_BEFORE = re.compile(r"(?:\bcase|===?)\s*$")
+_CASE_BEFORE = re.compile(r"(?:case(?<!\wcase)|===?)\s*$")
 _MIN_DISPATCHED = 3
 _MAX_CLASS_WALK = 12
 

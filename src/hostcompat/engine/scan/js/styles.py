@@ -51,7 +51,8 @@ _OPENAI_GATE = gate("openai")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
 _NOT_THE_HOST = re.compile(r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$")
 """A `postMessage` whose receiver is plainly not the host window: a worker, a message port, a child frame."""
-_PAYLOAD_KEY = re.compile(r"(?:\bpayload|[\"']payload[\"'])\s*[:,}]")
+# `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
+_PAYLOAD_KEY = re.compile(r"(?:payload(?<!\wpayload)|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
 _MAX_SCOPE = 1 << 22
 
@@ -208,7 +209,7 @@ def _guard(view: CodeView, need: RawNeed) -> RawNeed:
         return need
     check = re.compile(
         r"\.\s*" + re.escape(need.detail) + r"\b(?!\s*(?:\(|\?\.\())"
-        r"|(?:\bopenai|\[\s*[\"']openai[\"']\s*\])\s*(?=\)|&&|\|\|)|\btypeof\b[^;]{0,80}openai"
+        r"|(?:openai(?<!\wopenai)|\[\s*[\"']openai[\"']\s*\])\s*(?=\)|&&|\|\|)|typeof(?<!\wtypeof)\b[^;]{0,80}openai"
     )
     if is_guarded(view, need.offset, check, None):
         return RawNeed(
