@@ -14,10 +14,10 @@ def bundled() -> Catalog:
 
 
 def test_a_fact_the_sources_do_not_give_reads_as_unknown(bundled: Catalog) -> None:
-    claude = bundled.get("claude")
-    assert claude.fact("server.features.audio") is None
-    assert claude.level("server.features.audio") == "unknown"
-    assert claude.level("ui.mcpApps.features.downloadFile") == "supported"
+    cursor = bundled.get("cursor")
+    assert cursor.fact("server.features.audio") is None
+    assert cursor.level("server.features.audio") == "unknown"
+    assert bundled.get("claude").level("ui.mcpApps.features.downloadFile") == "supported"
 
 
 def test_asking_for_a_path_the_catalog_does_not_know_raises_with_a_suggestion(bundled: Catalog) -> None:
