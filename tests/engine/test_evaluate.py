@@ -336,6 +336,19 @@ def test_partial_support_is_degraded_and_carries_the_facts_note() -> None:
     assert "only in fullscreen" in report.findings[0].detail
 
 
+def test_an_info_only_capability_fact_is_reported_never_a_verdict() -> None:
+    # Codex's size-changed: a shrink seen ignored, growth never reported, so nothing here decides whether it bites
+    partial = {**fact("partial", note="the frame keeps its height"), "infoOnly": True}
+    profile = host("h", {"ui.formats.mcp-apps": "supported", "ui.mcpApps.features.sizeChanged": partial})
+    report = one([mcp_tool()], profile, widget_usage={"sizeChanged": ["w"]})
+    assert report.verdict is Verdict.WORKS
+    assert [(f.rule_id, f.severity) for f in report.findings] == [("APPS-CAP-001", Severity.INFO)]
+    assert "the frame keeps its height" in report.findings[0].detail
+    plain = host("h", {"ui.formats.mcp-apps": "supported", "ui.mcpApps.features.sizeChanged": fact("partial")})
+    degraded = one([mcp_tool()], plain, widget_usage={"sizeChanged": ["w"]})
+    assert degraded.verdict is Verdict.DEGRADED
+
+
 def test_partial_rendering_without_a_trigger_is_info_with_its_own_rule() -> None:
     # "limited support" names nothing this server's data can fire: information, never a degraded verdict
     profile = host("h", {"ui.formats.mcp-apps": fact("partial", note="limited support")})

@@ -124,7 +124,8 @@ def _capability_findings(
     else:
         open_tools, guarded_tools = list(tools), []
     if level in ("unsupported", "partial"):
-        severity = Severity.INFO if need in _INFO_NEEDS else Severity.DEGRADED
+        info = need in _INFO_NEEDS or (fact is not None and fact.info_only)  # an info-only fact is never a verdict
+        severity = Severity.INFO if info else Severity.DEGRADED
         if open_tools:
             _add(server, lane, _CAP_OPEN, need, tuple(open_tools), fact, level, severity=severity)
         if guarded_tools:
