@@ -22,6 +22,7 @@ from hostcompat.clients.rewrite import (
     EMPTY_SESSION,
     SessionProfile,
     SessionState,
+    may_rewrite_result,
     plan_rewrites,
     rewrite_request,
     rewrite_result,
@@ -187,11 +188,12 @@ class SessionTracker:
 
     # -- what the upstream sends -----------------------------------------------------------------------------
 
-    def server_result(self, request_id: Any, result: Any) -> Answer | None:
+    def server_result(self, request_id: Any, result: Any, text: bytes | None = None) -> Answer | None:
         """The answer to forward for an upstream result, rewritten for this client; None for an id not in flight.
 
         An id not in flight was cancelled or timed out (the client already had its answer), or never existed:
-        forwarding it would hand the client a duplicate or a stray response.
+        forwarding it would hand the client a duplicate or a stray response. `text`, the message as received
+        (when the caller has it), lets a result no rule could change skip the rewrite (`may_rewrite_result`).
         """
         pending = self.forget(request_id)
         if pending is None:
@@ -202,7 +204,7 @@ class SessionTracker:
                 self.protocol_version = version
             self.state = with_server_capabilities(self.state, result.get("capabilities"))
         profile = self.profile if pending.profile is None else pending.profile
-        if not profile.rules:
+        if not profile.rules or (text is not None and not may_rewrite_result(pending.method, text, profile)):
             return Answer(pending, result)
         rewritten = rewrite_result(pending.method, result, profile, self.state)
         self.state = rewritten.state

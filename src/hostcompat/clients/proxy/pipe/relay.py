@@ -1,10 +1,11 @@
 """The fast relay for a stdio client in front of a stdio server: line by line, pipe to pipe, in loop callbacks.
 
-Each line is decoded once, only to learn its id and method and to let the session's rules look at it; a message no
-rule patches is forwarded as the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a
-patched one is re-encoded. The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC
-error for every request the server leaves unanswered (it died, stalled, or sent too much), and no hang. When the
-eras are detected, it yields to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
+Each line is decoded once, only to learn its id and method and to let the session's rules look at it (a result
+holding none of the words its rules act on is not even shown to them); a message no rule patches is forwarded as
+the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a patched one is re-encoded.
+The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC error for every request the
+server leaves unanswered (it died, stalled, or sent too much), and no hang. When the eras are detected, it yields
+to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
 """
 
 from __future__ import annotations
@@ -391,7 +392,7 @@ class PipeProxy:
         kind = frame.kind
         if kind == RESULT:
             result = frame.body["result"]
-            answer = self.tracker.server_result(frame.id, result)
+            answer = self.tracker.server_result(frame.id, result, line)
             if answer is None:
                 logger.debug("dropped an upstream result for id %r, which is not in flight", frame.id)
                 return
