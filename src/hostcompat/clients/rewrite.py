@@ -211,12 +211,16 @@ def may_rewrite_result(method: str, text: bytes, profile: SessionProfile) -> boo
     """
     if not profile.rules or method not in RESULT_METHODS:
         return False
-    needles = profile._result_plan(method).needles
+    plan = profile._result_plans.get(method) or profile._result_plan(method)  # planned once: no call after that
+    needles = plan.needles
     if needles is None:
         return True
     if not needles:
         return False
-    return b"\\u" in text or any(needle in text for needle in needles)
+    for needle in needles:  # a loop, not any(): this runs for every result
+        if needle in text:
+            return True
+    return b"\\u" in text
 
 
 def with_server_capabilities(state: SessionState, capabilities: object) -> SessionState:

@@ -158,6 +158,14 @@ class SessionTracker:
         The first half of `client_request`: a relay that writes the request before it records it calls this, then
         `record_request` with the same id, method and params.
         """
+        if (  # the common case, as below in fewer steps: nothing to learn, nothing to rewrite
+            type(params) is dict
+            and params.get("_meta") is None
+            and method != INITIALIZE_METHOD
+            and not self._request_rules
+            and (method != "tools/call" or not self.state.tool_names)
+        ):
+            return params
         self._observe_client(method, params)
         routes = method == "tools/call" and bool(self.state.tool_names)
         if method in REQUEST_METHODS and (self._request_rules or routes):
@@ -171,6 +179,9 @@ class SessionTracker:
         old = self._pending.pop(request_id, None)
         if old is not None and old.progress_token is not None:
             self._by_token.pop(old.progress_token, None)
+        if type(params) is dict and params.get("_meta") is None:  # the common case: no progress token
+            self._pending[request_id] = Pending(method, None, self.profile)
+            return
         token = _progress_token(params)
         self._pending[request_id] = Pending(method, token, self.profile)
         if token is not None:
@@ -238,8 +249,8 @@ class SessionTracker:
 
     def forget(self, request_id: Any) -> Pending | None:
         """Stop tracking a request (answered, cancelled or timed out); the request, or None if not in flight."""
-        if not _is_id(request_id):
-            return None
+        if type(request_id) is not str and type(request_id) is not int and not _is_id(request_id):
+            return None  # (the exact types first: the common case, without a call)
         pending = self._pending.pop(request_id, None)
         token = None if pending is None else pending.progress_token
         if token is not None and self._by_token.get(token) == request_id:
