@@ -1,11 +1,13 @@
 import copy
 import json
+import re
+import string
 import subprocess
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hostcompat.clients import rewrite as rewrite_module
@@ -15,11 +17,13 @@ from hostcompat.clients.rewrite import (
     SessionProfile,
     SessionState,
     infer_method,
+    may_rewrite_result,
     plan_rewrites,
     resolve_tool_name,
     rewrite_request,
     rewrite_result,
 )
+from hostcompat.clients.rewrites.operations import OPERATIONS, ResultOperation, normalize_params
 from hostcompat.clients.rules import load_bundled_rules, merge_rules, parse_rule_document
 
 BUNDLED = load_bundled_rules()
@@ -287,6 +291,97 @@ def test_rewriting_a_rewritten_result_changes_nothing_for_any_client(
     second = rewrite_result(method, first.result, profile)
     assert second.applied == ()
     assert second.result is first.result
+
+
+# Results in plain ASCII words (no escapes), with or without the words the rules act on, and the (client, method)
+# pairs whose rules all name their words: where a relay may skip the rewrite.
+_WORDS = st.text(alphabet=string.ascii_letters + " _-", max_size=8)
+_ANNOTATIONS = st.fixed_dictionaries({"priority": st.floats(0, 1) | st.integers(-1, 2)})
+_WORDED_BLOCKS = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "image", "resource", "resource_link"])},
+    optional={"annotations": _ANNOTATIONS, "text": _WORDS, "uri": _WORDS},
+)
+worded_results = st.one_of(
+    st.fixed_dictionaries(
+        {"content": st.lists(_WORDED_BLOCKS, min_size=1, max_size=3)},
+        optional={"structuredContent": st.dictionaries(_WORDS, _WORDS, max_size=2)},
+    ),
+    st.fixed_dictionaries({"messages": st.lists(st.fixed_dictionaries({"content": _WORDED_BLOCKS}), max_size=2)}),
+    st.fixed_dictionaries({"resources": st.lists(st.fixed_dictionaries({"annotations": _ANNOTATIONS}), max_size=2)}),
+)
+SKIPPABLE = [
+    (profile, method)
+    for profile in [EVERY_RULE, *PROFILES]
+    for method in METHODS
+    if not may_rewrite_result(method, b"{}", profile) and any(method in rule.methods for rule in profile.rules)
+]
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(SKIPPABLE), st.one_of(worded_results, results), states, st.booleans())
+def test_a_result_whose_text_no_rule_could_change_is_left_alone_by_the_rewrite_too(
+    pair: tuple[SessionProfile, str], result: Any, state: SessionState, ascii_only: bool
+) -> None:
+    profile, method = pair
+    text = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, ensure_ascii=ascii_only).encode("utf-8", "replace")
+    if not may_rewrite_result(method, text, profile):
+        rewritten = rewrite_result(method, result, profile, state)
+        assert rewritten.result is result and rewritten.state is state and rewritten.applied == ()
+
+
+WORDED_OPERATIONS = [
+    (operation, method)
+    for operation in OPERATIONS.values()
+    if isinstance(operation, ResultOperation) and operation.needles is not None
+    for method in sorted(operation.methods)
+]
+
+
+def _no_problem(name: str, problem: str, value: Any) -> NoReturn:
+    raise AssertionError(f"{name}: {problem}")
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(WORDED_OPERATIONS), st.one_of(worded_results, results), st.booleans())
+def test_an_operation_that_changes_a_result_finds_one_of_its_words_in_its_text(
+    pair: tuple[ResultOperation, str], result: Any, ascii_only: bool
+) -> None:
+    operation, method = pair
+    assume(isinstance(result, dict))  # rewrite_result hands the patches objects only
+    text = json.dumps(result, ensure_ascii=ascii_only).encode("utf-8", "replace")
+    if operation.patch(method, result, normalize_params(operation.params, {}, _no_problem)) is not result:
+        assert b"\\u" in text or any(needle.encode() in text for needle in operation.needles or ())
+
+
+CODEX_PROFILE = plan_rewrites(CODEX, BUNDLED)
+
+
+@pytest.mark.parametrize(
+    ("method", "text", "may"),
+    [
+        ("tools/call", b'{"content":[{"type":"text","text":"Echo: hi"}]}', False),
+        ("tools/call", b'{"content":[{"type":"text","text":"t","annotations":{"priority":0.7}}]}', True),
+        ("tools/call", b'{"content":[{"type":"text","text":"t","annotations":{"\\u0070riority":0.7}}]}', True),
+        ("tools/call", b'{"content":[{"type":"resource_link","uri":"file:///a"}]}', True),
+        ("prompts/list", b'{"prompts":[{"name":"priority"}]}', False),  # no codex rule acts on prompts/list
+        ("tools/list", b'{"tools":[]}', True),  # renames and schema rules name no words: never skipped
+    ],
+)
+def test_a_rewrite_is_skipped_only_when_no_word_a_rule_needs_is_in_the_text(
+    method: str, text: bytes, may: bool
+) -> None:
+    assert may_rewrite_result(method, text, CODEX_PROFILE) is may
+    assert not may_rewrite_result(method, text, plan_rewrites(None, BUNDLED))
+
+
+def test_the_words_operations_need_are_plain_ascii_words() -> None:
+    needles = [
+        needle
+        for operation in OPERATIONS.values()
+        if isinstance(operation, ResultOperation)
+        for needle in operation.needles or ()
+    ]
+    assert needles and all(re.fullmatch(r"[A-Za-z0-9_]+", needle) for needle in needles)
 
 
 @given(st.one_of(json_values, st.fixed_dictionaries({"name": json_leaves, "arguments": json_values})), states)

@@ -67,10 +67,13 @@ class SessionProfile:
 
 @dataclass(frozen=True)
 class _ResultPlan:
-    """The rules of a profile that act on one method's results, in rule-file order, with their operations."""
+    """The rules of a profile that act on one method's results, in rule-file order, with their operations, and
+    the words one of which a result must hold for any of them to change it (None: any result may change).
+    """
 
     patches: tuple[tuple[Rule, ResultOperation], ...]
     renames: tuple[tuple[Rule, RenameOperation], ...]
+    needles: tuple[bytes, ...] | None = None
 
 
 def _plan_results(rules: tuple[Rule, ...], method: str) -> _ResultPlan:
@@ -84,7 +87,15 @@ def _plan_results(rules: tuple[Rule, ...], method: str) -> _ResultPlan:
             renames.append((rule, operation))
         elif isinstance(operation, ResultOperation):
             patches.append((rule, operation))
-    return _ResultPlan(tuple(patches), tuple(renames))
+    needles: set[bytes] | None = set()
+    for _, operation in patches:
+        if needles is None or operation.needles is None:
+            needles = None
+        else:
+            needles.update(needle.encode("ascii") for needle in operation.needles)
+    if renames:  # renames run over every page, and keep the session's names
+        needles = None
+    return _ResultPlan(tuple(patches), tuple(renames), None if needles is None else tuple(sorted(needles)))
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,28 @@ def rewrite_result(method: str, result: Any, profile: SessionProfile, state: Ses
     return Rewrite(current, state, tuple(rule_id for rule_id in profile.rule_ids if rule_id in applied))
 
 
+def may_rewrite_result(method: str, text: bytes, profile: SessionProfile) -> bool:
+    """Whether a rule of `profile` could change the result of `method` that `text`, JSON as received, holds.
+
+    False only when that is certain without decoding: every rule acting on the method's results names the words
+    it needs (`ResultOperation.needles`), none of them occurs in `text`, and `text` holds no `\\u` escape (which
+    could spell one). `text` may hold more than the result, the whole JSON-RPC message say: more text can only
+    answer True. When False, `rewrite_result` would hand back the result itself, the state unchanged.
+    """
+    if not profile.rules or method not in RESULT_METHODS:
+        return False
+    plan = profile._result_plans.get(method) or profile._result_plan(method)  # planned once: no call after that
+    needles = plan.needles
+    if needles is None:
+        return True
+    if not needles:
+        return False
+    for needle in needles:  # a loop, not any(): this runs for every result
+        if needle in text:
+            return True
+    return b"\\u" in text
+
+
 def with_server_capabilities(state: SessionState, capabilities: object) -> SessionState:
     """`state` knowing the server's capabilities (an `initialize` or `server/discover` result's `capabilities`).
 
@@ -262,6 +295,7 @@ __all__ = [
     "SessionProfile",
     "SessionState",
     "infer_method",
+    "may_rewrite_result",
     "plan_rewrites",
     "resolve_tool_name",
     "rewrite_request",

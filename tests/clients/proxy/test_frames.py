@@ -156,3 +156,43 @@ def test_a_request_survives_the_round_trip_with_every_param(request_id: Any, met
     again = read_frame(dump_line(frame.body).rstrip(b"\n"))
     assert isinstance(again, Frame) and again.body == body
     assert body == before
+
+
+_absent = object()
+envelope_parts = st.fixed_dictionaries(
+    {
+        "jsonrpc": st.sampled_from(["2.0", "1.0", 2.0, _absent]),
+        "id": st.sampled_from([1, -7, "a", "", True, None, 1.5, [1], _absent]),
+        "method": st.sampled_from(["ping", "", None, 1, _absent]),
+        "params": st.sampled_from([{}, {"a": 1}, [1], None, "x", _absent]),
+        "result": st.sampled_from([{}, {"a": 1}, [], None, 0, _absent]),
+        "error": st.sampled_from([{"code": 1, "message": "m"}, {"code": True, "message": "m"}, {}, None, _absent]),
+    }
+)
+
+
+def _reference(body: dict[str, Any]) -> tuple[str, Any, str] | None:
+    """What read_frame made of a decoded object before its fast path: the envelope check, then the kind."""
+    from hostcompat.clients.proxy.pipe.frames import _envelope_problem
+
+    if _envelope_problem(body) is not None:
+        return None
+    if body.get("method") is not None:
+        return (REQUEST, body["id"], body["method"]) if "id" in body else (NOTIFICATION, None, body["method"])
+    return (RESULT, body["id"], "") if "result" in body else (ERROR, body.get("id"), "")
+
+
+@settings(max_examples=500)
+@given(envelope_parts, st.permutations(["jsonrpc", "id", "method", "params", "result", "error"]))
+def test_the_common_shapes_read_fast_exactly_as_the_envelope_check_reads_them(
+    parts: dict[str, Any], order: list[str]
+) -> None:
+    body = {key: parts[key] for key in order if parts[key] is not _absent}
+    line = json.dumps(body).encode() + b"\n"
+    expected = _reference(json.loads(line))
+    if expected is None:
+        with pytest.raises(InvalidMessage):
+            read_frame(line)
+    else:
+        frame = read_frame(line)
+        assert type(frame) is Frame and (frame.kind, frame.id, frame.method) == expected

@@ -38,6 +38,15 @@ def test_a_buffer_is_at_a_line_start_only_when_it_holds_nothing_and_skips_nothin
     assert lines.buffered == 0
 
 
+def test_a_whole_line_is_one_newline_at_the_end_within_the_limit_at_a_line_start() -> None:
+    lines = LineBuffer(5)
+    assert lines.whole_line(b"12345\n") and lines.whole_line(b"\n")
+    assert not lines.whole_line(b"123456\n")  # over the limit
+    assert not lines.whole_line(b"a\nb\n") and not lines.whole_line(b"ab") and not lines.whole_line(b"")
+    lines.feed(b"ab")
+    assert not lines.whole_line(b"c\n")  # the end of a line already begun
+
+
 def test_flush_hands_back_a_last_line_without_newline() -> None:
     lines = LineBuffer(100)
     lines.feed(b"a\nlast")

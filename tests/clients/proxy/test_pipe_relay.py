@@ -164,6 +164,48 @@ async def test_codex_gets_integer_priorities_and_renamed_tools_are_called_by_the
     assert run.proxy.tracker.applied["codex.round-annotation-priority"] == 2
 
 
+ANNOTATED_REPLIES = """
+import json, sys
+for line in sys.stdin.buffer:
+    message = json.loads(line)
+    if "id" in message and "method" in message:
+        key = message.get("params", {}).get("arguments", {}).get("key", "plain")
+        block = '{"type":"text","text":"t","annotations":{"%s":0.7}}' % key
+        reply = '{"jsonrpc":"2.0","id":%s,"result":{"content":[%s]}}' % (json.dumps(message["id"]), block)
+        sys.stdout.write(reply + "\\n")
+        sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize(
+    ("key", "rounded"),
+    [("plain", False), ("priority", True), ("\\u0070riority", True), ("prior\\u0069ty", True)],
+)
+async def test_codex_results_are_rewritten_when_a_rule_could_change_them_and_relayed_as_sent_otherwise(
+    key: str, rounded: bool
+) -> None:
+    """A result holding none of the words its rules act on skips the rewrite; an escape that could spell one
+    does not, so a priority written as `\\u0070riority` is rounded all the same."""
+    upstream = stdio_upstream([sys.executable, "-c", ANNOTATED_REPLIES])
+    async with raw(proxy_config(upstream)) as (client, _):
+        client.send(
+            json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize_params(CODEX)}).encode()
+        )
+        await client.line()
+        client.send(
+            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call("t", key=key)}).encode()
+        )
+        line = await client.line()
+    annotations = json.loads(line)["result"]["content"][0]["annotations"]
+    if rounded:
+        assert annotations == {"priority": 1}
+    else:
+        assert (
+            line
+            == b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"t","annotations":{"plain":0.7}}]}}'
+        )
+
+
 async def test_a_client_no_rule_names_gets_results_untouched() -> None:
     async with piped(proxy_config()) as run:
         init = await run.peer.initialize(NOBODY)

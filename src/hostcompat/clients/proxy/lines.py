@@ -39,6 +39,14 @@ class LineBuffer:
         """Whether the next byte fed starts a new line (nothing held, no oversized line being skipped)."""
         return not self._buffer and not self._skipping
 
+    def whole_line(self, data: bytes) -> bool:
+        """Whether `data` is one whole line within the limit (its only newline at its end) arriving at a line start.
+
+        The common case, which a relay may take as it is, with no copy, without calling `feed`.
+        """
+        last = len(data) - 1
+        return 0 <= last <= self.max_bytes and data.find(b"\n") == last and not self._buffer and not self._skipping
+
     def feed(self, data: bytes) -> list[bytes | Oversized]:
         """The lines completed by `data`, in order; an unfinished tail is kept for the next call."""
         out: list[bytes | Oversized] = []

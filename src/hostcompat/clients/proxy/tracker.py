@@ -22,6 +22,7 @@ from hostcompat.clients.rewrite import (
     EMPTY_SESSION,
     SessionProfile,
     SessionState,
+    may_rewrite_result,
     plan_rewrites,
     rewrite_request,
     rewrite_result,
@@ -157,6 +158,14 @@ class SessionTracker:
         The first half of `client_request`: a relay that writes the request before it records it calls this, then
         `record_request` with the same id, method and params.
         """
+        if (  # the common case, as below in fewer steps: nothing to learn, nothing to rewrite
+            type(params) is dict
+            and params.get("_meta") is None
+            and method != INITIALIZE_METHOD
+            and not self._request_rules
+            and (method != "tools/call" or not self.state.tool_names)
+        ):
+            return params
         self._observe_client(method, params)
         routes = method == "tools/call" and bool(self.state.tool_names)
         if method in REQUEST_METHODS and (self._request_rules or routes):
@@ -170,6 +179,9 @@ class SessionTracker:
         old = self._pending.pop(request_id, None)
         if old is not None and old.progress_token is not None:
             self._by_token.pop(old.progress_token, None)
+        if type(params) is dict and params.get("_meta") is None:  # the common case: no progress token
+            self._pending[request_id] = Pending(method, None, self.profile)
+            return
         token = _progress_token(params)
         self._pending[request_id] = Pending(method, token, self.profile)
         if token is not None:
@@ -187,11 +199,12 @@ class SessionTracker:
 
     # -- what the upstream sends -----------------------------------------------------------------------------
 
-    def server_result(self, request_id: Any, result: Any) -> Answer | None:
+    def server_result(self, request_id: Any, result: Any, text: bytes | None = None) -> Answer | None:
         """The answer to forward for an upstream result, rewritten for this client; None for an id not in flight.
 
         An id not in flight was cancelled or timed out (the client already had its answer), or never existed:
-        forwarding it would hand the client a duplicate or a stray response.
+        forwarding it would hand the client a duplicate or a stray response. `text`, the message as received
+        (when the caller has it), lets a result no rule could change skip the rewrite (`may_rewrite_result`).
         """
         pending = self.forget(request_id)
         if pending is None:
@@ -202,7 +215,7 @@ class SessionTracker:
                 self.protocol_version = version
             self.state = with_server_capabilities(self.state, result.get("capabilities"))
         profile = self.profile if pending.profile is None else pending.profile
-        if not profile.rules:
+        if not profile.rules or (text is not None and not may_rewrite_result(pending.method, text, profile)):
             return Answer(pending, result)
         rewritten = rewrite_result(pending.method, result, profile, self.state)
         self.state = rewritten.state
@@ -236,8 +249,8 @@ class SessionTracker:
 
     def forget(self, request_id: Any) -> Pending | None:
         """Stop tracking a request (answered, cancelled or timed out); the request, or None if not in flight."""
-        if not _is_id(request_id):
-            return None
+        if type(request_id) is not str and type(request_id) is not int and not _is_id(request_id):
+            return None  # (the exact types first: the common case, without a call)
         pending = self._pending.pop(request_id, None)
         token = None if pending is None else pending.progress_token
         if token is not None and self._by_token.get(token) == request_id:

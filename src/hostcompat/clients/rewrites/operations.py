@@ -68,13 +68,19 @@ class Param:
 
 @dataclass(frozen=True)
 class ResultOperation:
-    """An operation that rewrites a result going to the client."""
+    """An operation that rewrites a result going to the client.
+
+    `needles`, when given, are words (ASCII letters, digits, `_`) one of which a result must hold, as a key or
+    inside a string, for the patch to change anything: a relay holding a result's JSON text may skip the rewrite
+    when none occurs in it (`hostcompat.clients.rewrite.may_rewrite_result`). None: it may change any result.
+    """
 
     name: str
     summary: str
     methods: frozenset[str]
     patch: Patch
     params: Mapping[str, Param] = field(default_factory=dict)
+    needles: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -260,18 +266,21 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
             "round annotations.priority to 0 or 1 (ties up) in content, embedded resources, resources, templates",
             frozenset({"tools/call", "prompts/get", "resources/list", "resources/templates/list"}),
             _content.round_annotation_priority,
+            needles=frozenset({"priority"}),  # it changes the values of priority keys only
         ),
         "resource-link-to-text": ResultOperation(
             "resource-link-to-text",
             "replace resource_link content blocks with a text block naming title, uri and MIME type",
             frozenset({"tools/call", "prompts/get"}),
             _content.resource_link_to_text,
+            needles=frozenset({"resource_link"}),  # blocks of that type only
         ),
         "drop-structured-content": ResultOperation(
             "drop-structured-content",
             "remove structuredContent from a tools/call result",
             frozenset({"tools/call"}),
             _content.drop_structured_content,
+            needles=frozenset({"structuredContent"}),
         ),
         "inline-schema-refs": ResultOperation(
             "inline-schema-refs",
@@ -355,6 +364,7 @@ OPERATIONS: Mapping[str, Operation] = MappingProxyType(
                     schema={"type": "integer", "minimum": 1, "maximum": 10_000_000},
                 )
             },
+            needles=frozenset({"structuredContent"}),
         ),
         "fill-ui-uri-keys": ResultOperation(
             "fill-ui-uri-keys",

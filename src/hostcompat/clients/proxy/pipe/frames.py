@@ -24,6 +24,7 @@ _PREVIEW = 120
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in __init__
 """The scanner `json.loads` uses when given no options (its C version), called without `decode`'s regex passes."""
 _JSON_WHITESPACE = " \t\n\r"
+_new = tuple.__new__
 
 
 class Frame(NamedTuple):
@@ -96,6 +97,20 @@ def read_frame(line: bytes) -> Frame:
         raise _unreadable(line, reason) from error
     if type(body) is not dict:
         raise _unreadable(line, "not an object")
+    if body.get("jsonrpc") == "2.0":  # the common shapes, checked as _envelope_problem does, in fewer steps
+        method = body.get("method")  # (and built as Frame(...) is, without the Python-level __new__ it adds)
+        if type(method) is str:
+            params = body.get("params")
+            if params is None or type(params) is dict:
+                if "id" not in body:
+                    return _new(Frame, (NOTIFICATION, None, method, body))
+                request_id = body["id"]
+                if type(request_id) is int or type(request_id) is str:
+                    return _new(Frame, (REQUEST, request_id, method, body))
+        elif "method" not in body and type(body.get("result")) is dict:
+            request_id = body.get("id")
+            if type(request_id) is int or type(request_id) is str:
+                return _new(Frame, (RESULT, request_id, "", body))
     problem = _envelope_problem(body)
     if problem is not None:
         raise _unreadable(line, problem)

@@ -73,8 +73,14 @@ class Outbox:
         if self._backlog:
             self._backlog += data
         else:
-            written = self._write(data)
-            if written == len(data) or self.broken:
+            try:  # as _write, without its call: this runs for every message
+                written = os.write(self._fd, data)
+            except (BlockingIOError, InterruptedError):
+                written = 0
+            except OSError:
+                self._break()
+                return
+            if written == len(data):
                 return
             self._backlog += memoryview(data)[written:]
             self._loop.add_writer(self._fd, self._writable)

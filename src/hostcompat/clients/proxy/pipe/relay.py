@@ -1,10 +1,11 @@
 """The fast relay for a stdio client in front of a stdio server: line by line, pipe to pipe, in loop callbacks.
 
-Each line is decoded once, only to learn its id and method and to let the session's rules look at it; a message no
-rule patches is forwarded as the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a
-patched one is re-encoded. The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC
-error for every request the server leaves unanswered (it died, stalled, or sent too much), and no hang. When the
-eras are detected, it yields to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
+Each line is decoded once, only to learn its id and method and to let the session's rules look at it (a result
+holding none of the words its rules act on is not even shown to them); a message no rule patches is forwarded as
+the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a patched one is re-encoded.
+The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC error for every request the
+server leaves unanswered (it died, stalled, or sent too much), and no hang. When the eras are detected, it yields
+to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from hostcompat.clients.proxy.failures import (
     unreadable_reply_error,
 )
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
+from hostcompat.clients.proxy.pipe.deadlines import Deadlines
 from hostcompat.clients.proxy.pipe.frames import (
     ERROR,
     NOTIFICATION,
@@ -89,9 +91,7 @@ class PipeProxy:
         self.upstream: StdioUpstream = config.upstream
         self.tracker = SessionTracker(config.rules, max_pending=config.max_pending)
         self._stdin, self._stdout, self._stderr = stdin, stdout, stderr
-        self._deadlines: dict[RequestId, float] = {}
-        """Requests in flight -> when they time out; in deadline order (a renewed deadline moves to the end)."""
-        self._watchdog: asyncio.TimerHandle | None = None
+        self._deadlines = Deadlines(config.request_timeout, self._expire)
         self._drain_timer: asyncio.TimerHandle | None = None
         self._hurry = hurry
         self._to_client: list[bytes] = []
@@ -177,9 +177,9 @@ class PipeProxy:
     async def _close(self, process: subprocess.Popen[bytes] | None) -> None:
         for fd in list(self._reading):
             self._unwatch_reads(fd)
-        for timer in (self._watchdog, self._drain_timer):
-            if timer is not None:
-                timer.cancel()
+        self._deadlines.cancel()
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
         hurry = self._hurry is not None and self._hurry.is_set()
         self._flush()
         await self._client.flush(0 if hurry else FLUSH_TIMEOUT)
@@ -238,20 +238,18 @@ class PipeProxy:
             self._to_server.clear()
             self._server.send(data)
 
-    @staticmethod
-    def _one_line(data: bytes, lines: LineBuffer) -> bool:
-        """Whether `data` is one whole line within the bound, read at a line start (the common case: no copy)."""
-        last = len(data) - 1
-        return 0 <= last <= lines.max_bytes and data.find(_NEWLINE) == last and lines.at_line_start
-
     def _client_readable(self) -> None:
-        data = self._read(self._stdin)
-        if data is None:
+        try:  # as _read, without its call (and so below: this runs for every message)
+            data = os.read(self._stdin, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
             return
-        if self._one_line(data, self._client_lines):
+        except OSError:
+            data = b""
+        if self._client_lines.whole_line(data):  # the common case: relayed without a copy
             if not data.isspace():
                 self._from_client(data, eager=True)
-            self._flush()
+            if self._to_client or self._to_server:
+                self._flush()
             return
         self._feed_client(data)
         if not data:
@@ -272,13 +270,17 @@ class PipeProxy:
                 self._from_client(line + _NEWLINE, eager=False)
 
     def _server_readable(self) -> None:
-        data = self._read(self._server_fd)
-        if data is None:
+        try:
+            data = os.read(self._server_fd, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
             return
-        if self._one_line(data, self._server_lines):
+        except OSError:
+            data = b""
+        if self._server_lines.whole_line(data):
             if not data.isspace():
                 self._from_server(data, eager=True)
-            self._flush()
+            if self._to_client or self._to_server:
+                self._flush()
             return
         lines = self._server_lines.feed(data) if data else [self._server_lines.flush()]
         for line in lines:
@@ -335,7 +337,7 @@ class PipeProxy:
         if frame.kind == NOTIFICATION:
             cancelled = self.tracker.client_notification(frame.method, frame.body.get("params"))
             if cancelled is not None:
-                self._deadlines.pop(cancelled, None)
+                self._deadlines.settle(cancelled)
                 self._check_drained()
 
     def _yields(self, frame: Frame, line: bytes) -> bool:
@@ -360,15 +362,14 @@ class PipeProxy:
             return
         params = frame.body.get("params")
         forwarded = tracker.request_params(frame.method, params)
-        self._to_server.append(line if forwarded is params else self._patched(line, frame, "params", forwarded))
-        if eager:  # the server starts on it while the request is recorded
-            self._flush()
+        if forwarded is not params:
+            line = self._patched(line, frame, "params", forwarded)
+        if eager and not self._to_server:  # the server starts on it while the request is recorded
+            self._server.send(line)
+        else:
+            self._to_server.append(line)
         tracker.record_request(request_id, frame.method, params)
-        self._deadlines.pop(request_id, None)
-        deadline = self._loop.time() + self.config.request_timeout
-        self._deadlines[request_id] = deadline
-        if self._watchdog is None:
-            self._watchdog = self._loop.call_at(deadline, self._expire)
+        self._deadlines.start(self._loop, request_id)
 
     @staticmethod
     def _patched(line: bytes, frame: Frame, key: str, value: object) -> bytes:
@@ -391,17 +392,22 @@ class PipeProxy:
         kind = frame.kind
         if kind == RESULT:
             result = frame.body["result"]
-            answer = self.tracker.server_result(frame.id, result)
+            answer = self.tracker.server_result(frame.id, result, line)
             if answer is None:
                 logger.debug("dropped an upstream result for id %r, which is not in flight", frame.id)
                 return
             patched = answer.result
-            self._to_client.append(line if patched is result else self._patched(line, frame, "result", patched))
-            if eager:  # the client gets it while the request is settled
-                self._flush()
+            if patched is not result:
+                line = self._patched(line, frame, "result", patched)
+            if eager and not self._to_client:  # the client gets it while the request is settled
+                self._client.send(line)
+            else:
+                self._to_client.append(line)
             if answer.applied:
                 logger.debug("rewrote %s for %s: %s", answer.pending.method, self.tracker.identity, answer.applied)
-            self._settle(frame.id)
+            self._deadlines.settle(frame.id)  # as _settle, without its call
+            if self._client_gone:
+                self._check_drained()
         elif kind == ERROR:
             if self._refused(frame):
                 return
@@ -444,13 +450,13 @@ class PipeProxy:
 
     def _renew(self, progress: Frame) -> None:
         related = self.tracker.related_request(PROGRESS_METHOD, progress.body.get("params"), standalone_stream=True)
-        if related is not None and self._deadlines.pop(related, None) is not None:
-            self._deadlines[related] = self._loop.time() + self.config.request_timeout
+        if related is not None:
+            self._deadlines.renew(self._loop, related)
 
     def _settle(self, request_id: RequestId | None) -> None:
-        if request_id is not None:
-            self._deadlines.pop(request_id, None)
-        self._check_drained()
+        self._deadlines.settle(request_id)
+        if self._client_gone:
+            self._check_drained()
 
     def _check_drained(self) -> None:
         if self._client_gone and not self._deadlines and not self.tracker.pending():
@@ -469,18 +475,9 @@ class PipeProxy:
         self._stop("client")
 
     def _expire(self) -> None:
-        """Answer every request past its deadline with a timeout (and cancel it upstream); re-arm for the next."""
-        self._watchdog = None
-        now = self._loop.time()
-        expired: list[RequestId] = []
-        for request_id, deadline in self._deadlines.items():
-            if deadline > now:
-                self._watchdog = self._loop.call_at(deadline, self._expire)
-                break
-            expired.append(request_id)
+        """Answer every request past its deadline with a timeout (and cancel it upstream)."""
         seconds = self.config.request_timeout
-        for request_id in expired:
-            del self._deadlines[request_id]
+        for request_id in self._deadlines.due(self._loop):
             pending = self.tracker.forget(request_id)
             if pending is None:
                 continue
