@@ -275,7 +275,7 @@ async def _json_figures(calls: int) -> dict[str, list[float]]:
         "proxy": lambda: _stdio(proxy),
         "bare relay": lambda: _stdio(bare),
     }
-    latencies = await round_trips(modes, calls)
+    (latencies,) = await round_trips(modes, calls, 1)
     return {label: [seconds * 1000 for seconds in values] for label, values in latencies.items()}
 
 
