@@ -60,6 +60,24 @@ def test_an_offline_json_check_loads_neither_jsonschema_nor_other_renderers(
     assert modules & unwanted == set()
 
 
+def test_a_live_stdio_check_loads_neither_the_sdk_nor_pydantic() -> None:
+    """The probe's own stdio session checks results with the SDK's stored validators (`probe._sdk_schemas`)."""
+    server = [sys.executable, "-m", "hostcompat.examples.board"]
+    code = (
+        "import sys\nfrom hostcompat.cli import main\n"
+        f"code = main(['check', '--format', 'json', '--fail-on', 'never', '--', *{server!r}])\n"
+        "print('\\n' + str(code) + ' ' + ' '.join(sorted(sys.modules)))\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "HOSTCOMPAT_STDIO_CLIENT"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment)
+    report, last = run.stdout.rstrip().rsplit("\n", 1)
+    code_and_modules = last.split()
+    assert code_and_modules[0] == "0"
+    assert set(code_and_modules[1:]) & {"mcp", "mcp_types", "pydantic", "httpx2"} == set()
+    (server,) = json.loads(report)["servers"]
+    assert server["error"] is None and server["server"]["protocolVersion"] == "2026-07-28"  # the board is modern
+
+
 @pytest.mark.parametrize(
     ("fmt", "renderer"), [("text", "text"), ("markdown", "markdown"), ("sarif", "sarif"), ("html", "html")]
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -20,16 +21,23 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         _ = probe.not_a_name
 
 
-def test_importing_the_probe_does_not_import_the_sdk_but_capture_does() -> None:
+def test_a_stdio_capture_does_not_import_the_sdk_but_the_sdks_own_client_does() -> None:
     script = (
-        "import sys\n"
+        "import sys, anyio\n"
         "import hostcompat.probe as probe\n"
-        "print('mcp' in sys.modules)\n"
-        "probe.capture\n"
-        "print('mcp' in sys.modules)\n"
+        "target = probe.StdioTarget(sys.executable, ['-m', 'hostcompat.examples.board'])\n"
+        "snapshot = anyio.run(probe.capture, target)\n"
+        "print(len(snapshot.tools) > 0, 'mcp' in sys.modules, 'mcp_types' in sys.modules, 'pydantic' in sys.modules)\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert result.stdout.split() == ["False", "True"]
+
+    def run(env: dict[str, str]) -> list[str]:
+        return subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+        ).stdout.split()
+
+    environment = {key: value for key, value in os.environ.items() if key != "HOSTCOMPAT_STDIO_CLIENT"}
+    assert run(environment) == ["True", "False", "False", "False"]
+    assert run({**environment, "HOSTCOMPAT_STDIO_CLIENT": "sdk"}) == ["True", "True", "True", "True"]
 
 
 def test_the_type_checking_imports_the_lazy_table_and_all_agree() -> None:

@@ -14,7 +14,7 @@ def run(code: str) -> str:
 
 
 def test_importing_the_probe_loads_no_server_side() -> None:
-    out = run("import sys\nimport hostcompat.probe.live\nprint(' '.join(sorted(sys.modules)))\n")
+    out = run("import sys\nimport hostcompat.probe._sdk_session\nprint(' '.join(sorted(sys.modules)))\n")
     loaded = out.split()
     assert "mcp.client.session" in loaded
     assert [name for name in loaded if name.startswith(SERVER_SIDE)] == []
@@ -23,7 +23,7 @@ def test_importing_the_probe_loads_no_server_side() -> None:
 def test_the_whole_sdk_still_imports_and_serves_in_process_after_the_probe() -> None:
     code = """
 import anyio
-import hostcompat.probe.live
+import hostcompat.probe._sdk_session
 import mcp
 from mcp.server.mcpserver import MCPServer
 
@@ -47,7 +47,7 @@ anyio.run(main)
 
 def test_a_stand_in_class_matches_only_instances_of_the_real_class() -> None:
     code = """
-import hostcompat.probe.live
+import hostcompat.probe._sdk_session
 from mcp.client.client import MCPServer as StandIn
 assert not isinstance(object(), StandIn)
 from mcp.server.mcpserver import MCPServer

@@ -1,7 +1,8 @@
 """Make the planned tool calls, one at a time, each within its time and size limit, into `CallRecord`s.
 
-Requests go through the official `ClientSession.send_request` (not `call_tool`, which would re-list tools and
-validate results against their output schemas); the result kept is the raw one the tee recorded. Nothing a server
+Requests go through the session's `request` (the official `ClientSession.send_request`, not `call_tool`, which would
+re-list tools and validate results against their output schemas, or the probe's own session that does what
+`send_request` does); the result kept is the raw one the `Wire` recorded. Nothing a server
 does here is fatal: a JSON-RPC error, an `isError` result, a hang or a flood becomes the call's outcome (and an
 event), and the probe goes on with the next call.
 """
@@ -13,13 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import anyio
-import mcp_types as types
 import pydantic_core
-from pydantic import RootModel, ValidationError
+from pydantic_core import ValidationError
 
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import copy_object
-from hostcompat.probe._sdk import ClientSession, MCPError
+from hostcompat.probe._rpc import REQUEST_TIMEOUT, ProbeSession, RpcError
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.call_secrets import redact_arguments
 from hostcompat.probe.calls import CallOutcome, CallRecord, PlannedCall
@@ -45,12 +45,8 @@ _Record = Callable[..., CallRecord]
 """Builds the call's record from an outcome and its fields (the tool, arguments, reason and time filled in)."""
 
 
-class _AnyResult(RootModel[dict[str, Any]]):
-    """Accepts any result object: the probe reads the raw result from the tee, not from the SDK's model."""
-
-
 async def make_calls(
-    session: ClientSession,
+    session: ProbeSession,
     planned: Sequence[PlannedCall],
     wire: Wire,
     records: list[CallRecord],
@@ -78,7 +74,7 @@ async def make_calls(
         records.append(await call_tool(session, call, wire, min(wire.limits.call_timeout, remaining)))
 
 
-async def call_tool(session: ClientSession, call: PlannedCall, wire: Wire, limit: float) -> CallRecord:
+async def call_tool(session: ProbeSession, call: PlannedCall, wire: Wire, limit: float) -> CallRecord:
     """Call one tool within `limit` seconds and `Limits.max_call_result_bytes`; never raises for the server.
 
     The record holds the result as received: the probe removes the secrets it knows from the whole snapshot.
@@ -92,14 +88,14 @@ async def call_tool(session: ClientSession, call: PlannedCall, wire: Wire, limit
         elapsed = round(time.monotonic() - started, 3)
         return CallRecord(call.tool, arguments, call.reason, outcome, duration_seconds=elapsed, **fields)
 
-    request = types.CallToolRequest(params=types.CallToolRequestParams(name=call.tool, arguments=dict(call.arguments)))
+    params = {"name": call.tool, "arguments": dict(call.arguments)}
     rejected: ValidationError | None = None
     with anyio.move_on_after(limit) as scope:
         try:
-            await session.send_request(request, _AnyResult)
+            await session.request(_METHOD, params)
         except ValidationError as error:
             rejected = error
-        except MCPError as error:
+        except RpcError as error:
             return _failed(error, name, wire, record, limit)
         except Exception as error:  # the SDK's own surprises must not end the probe
             if wire.was_dropped(_METHOD):
@@ -152,16 +148,16 @@ def _dropped(name: str, wire: Wire, record: _Record) -> CallRecord:
     return record("too-large", error=problem)
 
 
-def _failed(error: MCPError, name: str, wire: Wire, record: _Record, limit: float) -> CallRecord:
+def _failed(error: RpcError, name: str, wire: Wire, record: _Record, limit: float) -> CallRecord:
     if wire.was_dropped(_METHOD):
         return _dropped(name, wire, record)
     if wire.closed:
         return record("failed", error={"probe": CONNECTION_CLOSED, "message": "connection closed"})
-    if error.code == types.REQUEST_TIMEOUT:
+    if error.code == REQUEST_TIMEOUT:
         wire.event(timeout_code(_METHOD), "warning", f"no answer to calling {name!r} within {limit:g} s")
-        return record("timeout", error={"probe": timeout_code(_METHOD), "message": error.error.message[:500]})
+        return record("timeout", error={"probe": timeout_code(_METHOD), "message": error.message[:500]})
     wire.event(CALL_FAILED, "warning", f"calling {name!r} was answered with error {error.code}", {"tool": name})
-    return record("error", error={"code": error.code, "message": error.error.message[:2000]})
+    return record("error", error={"code": error.code, "message": error.message[:2000]})
 
 
 __all__ = ["call_tool", "make_calls"]

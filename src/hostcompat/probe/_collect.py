@@ -1,21 +1,22 @@
 """The steps after the handshake: page through each listing and read each `ui://` resource, within the limits.
 
-Requests go through the official `ClientSession.send_request`, one at a time; the result kept is the raw one the
-tee recorded, so fields the SDK would sieve away survive and a result the SDK rejects is still kept (with a
-finding). No step raises for anything a server does: it records an event and says whether the probe can go on.
+Requests go through the session (`ProbeSession`: the official client's, or the probe's own that does what it
+does), one at a time; the result kept is the raw one the `Wire` recorded, so fields the SDK would sieve away survive
+and a result the SDK rejects is still kept (with a finding). No step raises for anything a server does: it records
+an event and says whether the probe can go on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import anyio
-import mcp_types as types
-from pydantic import RootModel, ValidationError
+from pydantic_core import ValidationError
 
-from hostcompat.probe._sdk import ClientSession, MCPError
+from hostcompat.probe._rpc import METHOD_NOT_FOUND as NOT_FOUND_CODE
+from hostcompat.probe._rpc import REQUEST_TIMEOUT, ProbeSession, RpcError
 from hostcompat.probe._wire import Wire
 from hostcompat.probe.events import (
     BYTE_BUDGET,
@@ -39,34 +40,23 @@ from hostcompat.probe.events import (
 )
 from hostcompat.probe.snapshot import UIResourceCapture
 
-
-class _AnyResult(RootModel[dict[str, Any]]):
-    """Accepts any result object: the probe reads the raw result from the tee, not from the SDK's model."""
-
-
 _MAX_ERRORS_SHOWN: Final = 5
 
 
 @dataclass(frozen=True)
 class Listing:
-    """One paginated list method: the dimension it fills, its wire method, the result key, and its request."""
+    """One paginated list method: the dimension it fills, its wire method, and the result key."""
 
     dimension: Dimension
     method: Step
     key: str
-    request: Callable[[types.PaginatedRequestParams | None], Any]
 
 
 LISTINGS: Final = (
-    Listing("tools", "tools/list", "tools", lambda params: types.ListToolsRequest(params=params)),
-    Listing("resources", "resources/list", "resources", lambda params: types.ListResourcesRequest(params=params)),
-    Listing(
-        "resourceTemplates",
-        "resources/templates/list",
-        "resourceTemplates",
-        lambda params: types.ListResourceTemplatesRequest(params=params),
-    ),
-    Listing("prompts", "prompts/list", "prompts", lambda params: types.ListPromptsRequest(params=params)),
+    Listing("tools", "tools/list", "tools"),
+    Listing("resources", "resources/list", "resources"),
+    Listing("resourceTemplates", "resources/templates/list", "resourceTemplates"),
+    Listing("prompts", "prompts/list", "prompts"),
 )
 
 
@@ -87,7 +77,7 @@ def _validation_summary(error: ValidationError) -> list[str]:
     ]
 
 
-async def send(session: ClientSession, request: Any, method: Step, wire: Wire) -> Reply:
+async def send(session: ProbeSession, method: Step, params: dict[str, Any] | None, wire: Wire) -> Reply:
     """Send one request with the step time limit; every outcome becomes a `Reply` (and, if bad, an event)."""
     wire.step = method
     if wire.closed:
@@ -100,10 +90,10 @@ async def send(session: ClientSession, request: Any, method: Step, wire: Wire) -
     rejected: ValidationError | None = None
     with anyio.move_on_after(limit) as scope:
         try:
-            await session.send_request(request, _AnyResult)
+            await session.request(method, params)
         except ValidationError as error:
             rejected = error
-        except MCPError as error:
+        except RpcError as error:
             return _failed(error, method, wire)
         except Exception as error:  # the SDK's own surprises must not end the probe
             wire.event(INTERNAL_ERROR, "error", f"{method} failed inside the client: {type(error).__name__}: {error}")
@@ -129,31 +119,31 @@ def _timed_out(method: Step, wire: Wire) -> Reply:
     return Reply(None, problem={"probe": timeout_code(method), "message": f"no answer within {limit:g} s"})
 
 
-def _failed(error: MCPError, method: Step, wire: Wire) -> Reply:
+def _failed(error: RpcError, method: Step, wire: Wire) -> Reply:
     if wire.was_dropped(method):
         return Reply(None, problem={"probe": MESSAGE_TOO_LARGE, "message": "the reply was over the limit"})
     if wire.was_too_deep(method):
         return Reply(None, problem={"probe": NESTING_TOO_DEEP, "message": "the reply's nesting is too deep to read"})
     if wire.closed:
         return Reply(None, fatal=True, problem={"probe": CONNECTION_CLOSED, "message": "connection closed"})
-    if error.code == types.REQUEST_TIMEOUT:
+    if error.code == REQUEST_TIMEOUT:
         return _timed_out(method, wire)
-    if error.code == types.METHOD_NOT_FOUND and method != "resources/read":
+    if error.code == NOT_FOUND_CODE and method != "resources/read":
         optional = method == "resources/templates/list"  # often left out by servers that declare `resources`
         wire.event(
             METHOD_NOT_FOUND,
             "info" if optional else "warning",
             f"the server declares the capability but answers {method} with 'method not found'",
-            {"code": error.code, "message": error.error.message},
+            {"code": error.code, "message": error.message},
         )
-        return Reply(None, problem={"code": error.code, "message": error.error.message})
+        return Reply(None, problem={"code": error.code, "message": error.message})
     wire.event(
         ERROR_RESPONSE,
         "error",
-        f"the server answered {method} with error {error.code}: {error.error.message}",
-        {"code": error.code, "message": error.error.message},
+        f"the server answered {method} with error {error.code}: {error.message}",
+        {"code": error.code, "message": error.message},
     )
-    return Reply(None, problem={"code": error.code, "message": error.error.message})
+    return Reply(None, problem={"code": error.code, "message": error.message})
 
 
 @dataclass
@@ -165,16 +155,16 @@ class Gathered:
     fatal: bool = False
 
 
-async def gather(session: ClientSession, listing: Listing, wire: Wire, out: Gathered) -> Gathered:
+async def gather(session: ProbeSession, listing: Listing, wire: Wire, out: Gathered) -> Gathered:
     """Page through one listing into `out` (so an interrupted probe keeps what it got), within the limits."""
     limits = wire.limits
     cursor: str | None = None
     seen: set[str] = set()
     for _page in range(limits.max_pages):
-        params = None if cursor is None else types.PaginatedRequestParams(cursor=cursor)
-        reply = await send(session, listing.request(params), listing.method, wire)
+        params = None if cursor is None else {"cursor": cursor}
+        reply = await send(session, listing.method, params, wire)
         if reply.result is None:
-            missing = reply.problem.get("code") == types.METHOD_NOT_FOUND and not out.items
+            missing = reply.problem.get("code") == NOT_FOUND_CODE and not out.items
             out.coverage, out.fatal = ("not-declared" if missing else "failed"), reply.fatal
             return out
         if not _take_page(reply.result, listing, out, wire):
@@ -278,7 +268,7 @@ def resource_capture(uri: str, refs: Sequence[str], reply: Reply, wire: Wire) ->
 
 
 async def read_ui_resources(
-    session: ClientSession, refs: Mapping[str, Sequence[str]], wire: Wire, captures: dict[str, UIResourceCapture]
+    session: ProbeSession, refs: Mapping[str, Sequence[str]], wire: Wire, captures: dict[str, UIResourceCapture]
 ) -> tuple[Coverage, bool]:
     """Read each referenced `ui://` resource (up to the limit) into `captures`; their coverage, and whether fatal."""
     limit = wire.limits.max_ui_resources
@@ -288,8 +278,7 @@ async def read_ui_resources(
         wire.event(UI_RESOURCE_CAP, "warning", f"{len(uris)} ui:// resources named; the first {limit} were read")
         uris, coverage = uris[:limit], "truncated"
     for uri in uris:
-        request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri))
-        reply = await send(session, request, "resources/read", wire)
+        reply = await send(session, "resources/read", {"uri": uri}, wire)
         captures[uri] = resource_capture(uri, refs[uri], reply, wire)
         if reply.result is None and "probe" in reply.problem:
             coverage = "failed"

@@ -5,6 +5,9 @@ stderr to a file, and logs a traceback per garbage line. A probe of an untrusted
 `max_message_bytes` is dropped while it streams (the request waiting for it fails at once), bad UTF-8 is replaced
 and reported, garbage is counted, stderr keeps only its tail, and shutdown escalates from closing stdin to
 SIGTERM to SIGKILL of the whole process group, each stage bounded by `shutdown_grace`.
+
+It serves whichever client speaks for the probe: a `Codec` turns lines into that client's messages and back (the
+official client's, `_sdk_wire.SdkStdioCodec`; the probe's own session's, `_session`).
 """
 
 from __future__ import annotations
@@ -16,16 +19,15 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp_types import ErrorData, JSONRPCError, jsonrpc_message_adapter
 
 from hostcompat.probe._json_stream import load_json_capped
-from hostcompat.probe._sdk import SessionMessage, get_default_environment
-from hostcompat.probe._spawn import start, take
+from hostcompat.probe._rpc import RequestId
+from hostcompat.probe._spawn import inherited_environment, start, take
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import (
     GARBAGE_OUTPUT,
@@ -51,12 +53,31 @@ _CUT_OVER_CHARS: Final = 1 << 20
 _ID_PATTERN: Final = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
+class Codec(Protocol):
+    """Lines to and from one client's messages."""
+
+    def parse(self, text: str) -> Any:
+        """One line as a message; `ValueError` for anything that is not a JSON-RPC message (its text says
+        "recursion limit" when the line is nested too deeply to parse).
+        """
+        ...
+
+    def dropped(self, request_id: RequestId, code: int, why: str) -> Any:
+        """The error answer that stands for a reply the transport dropped."""
+        ...
+
+    def dump(self, message: Any) -> bytes:
+        """A message as the line (newline included) written to the server."""
+        ...
+
+
 class _StdoutDecoder:
     """Splits the server's stdout into bounded lines and turns each into a message, a finding or nothing."""
 
-    def __init__(self, wire: Wire, deliver: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+    def __init__(self, wire: Wire, deliver: MemoryObjectSendStream[Any], codec: Codec) -> None:
         self._wire = wire
         self._deliver = deliver
+        self._codec = codec
         self._limit = wire.limits.max_message_bytes
         self._buffer = bytearray()
         self._discarding = False
@@ -67,7 +88,7 @@ class _StdoutDecoder:
         self._client_gone = False
         self._dropped_during = wire.step
 
-    async def _send(self, item: SessionMessage) -> None:
+    async def _send(self, item: Any) -> None:
         if self._client_gone:
             return
         try:
@@ -110,8 +131,7 @@ class _StdoutDecoder:
         why = "reply nested too deeply to read" if too_deep else f"reply over the {self._limit}-byte limit dropped"
         for request_id in pending:
             (self._wire.too_deep if too_deep else self._wire.dropped).add(request_id)
-            error = ErrorData(code=DROPPED_MESSAGE_CODE, message=why)
-            await self._send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
+            await self._send(self._codec.dropped(request_id, DROPPED_MESSAGE_CODE, why))
 
     async def _end_line(self) -> None:
         if self._discarding:
@@ -148,7 +168,7 @@ class _StdoutDecoder:
         if len(text) > _CUT_OVER_CHARS:
             text = self._cut_lists(text)
         try:
-            message = jsonrpc_message_adapter.validate_json(text, by_name=False)
+            message = self._codec.parse(text)
         except ValueError as error:
             if "recursion limit" in str(error):  # JSON, and maybe the very answer a request waits for
                 self._wire.event(
@@ -164,7 +184,7 @@ class _StdoutDecoder:
             if not self._garbage_sample:
                 self._garbage_sample = sample(line)
             return
-        await self._send(SessionMessage(message))
+        await self._send(message)
 
     def _cut_lists(self, text: str) -> str:
         """A large message with every list in its `result` (or `params`) cut to `max_items` + 1 items (one more, so
@@ -203,10 +223,10 @@ class _StdoutDecoder:
 
 
 async def _read_stdout(
-    process: Process, wire: Wire, deliver: MemoryObjectSendStream[SessionMessage | Exception], done: anyio.Event
+    process: Process, wire: Wire, deliver: MemoryObjectSendStream[Any], done: anyio.Event, codec: Codec
 ) -> None:
     assert process.stdout is not None
-    decoder = _StdoutDecoder(wire, deliver)
+    decoder = _StdoutDecoder(wire, deliver, codec)
     try:
         async with deliver:
             with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
@@ -219,13 +239,12 @@ async def _read_stdout(
         done.set()
 
 
-async def _write_stdin(process: Process, wire: Wire, outbound: MemoryObjectReceiveStream[SessionMessage]) -> None:
+async def _write_stdin(process: Process, wire: Wire, outbound: MemoryObjectReceiveStream[Any], codec: Codec) -> None:
     assert process.stdin is not None
     async with outbound:
         try:
             async for message in outbound:
-                data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                await process.stdin.send(data.encode("utf-8"))
+                await process.stdin.send(codec.dump(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             wire.mark_closed()
 
@@ -317,8 +336,9 @@ def _exit_status(returncode: int | None) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any, Any]]:
-    """Start `target` and yield the transport stream pair; on exit, always stop the child and record its fate.
+async def open_stdio(target: StdioTarget, wire: Wire, codec: Codec) -> AsyncIterator[tuple[Any, Any]]:
+    """Start `target` and yield the stream pair of `codec`'s messages; on exit, always stop the child and record its
+    fate.
 
     Raises:
         OSError: the command could not be started.
@@ -327,17 +347,17 @@ async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any
     early = take(target)  # started before the SDK was imported (`_spawn.started_early`), or not
     if isinstance(early, OSError):
         raise early
-    process = early or await start(target, get_default_environment())
+    process = early or await start(target, inherited_environment())
     wire.process = {"pid": process.pid}
     stderr = _StderrTail(wire.limits.max_stderr_bytes)
-    to_client, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, from_client = anyio.create_memory_object_stream[SessionMessage](0)
+    to_client, read_stream = anyio.create_memory_object_stream[Any](0)
+    write_stream, from_client = anyio.create_memory_object_stream[Any](0)
     ended = "unknown"
     stdout_done = anyio.Event()
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(_read_stdout, process, wire, to_client, stdout_done)
-            group.start_soon(_write_stdin, process, wire, from_client)
+            group.start_soon(_read_stdout, process, wire, to_client, stdout_done, codec)
+            group.start_soon(_write_stdin, process, wire, from_client, codec)
             if process.stderr is not None:
                 group.start_soon(stderr.drain, process.stderr)
             else:  # pragma: no cover - spawned with a pipe
@@ -373,4 +393,4 @@ async def open_stdio(target: StdioTarget, wire: Wire) -> AsyncIterator[tuple[Any
             )
 
 
-__all__ = ["DROPPED_MESSAGE_CODE", "open_stdio"]
+__all__ = ["DROPPED_MESSAGE_CODE", "Codec", "open_stdio"]

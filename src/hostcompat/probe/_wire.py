@@ -1,26 +1,24 @@
-"""The probe's own record of the JSON-RPC traffic, taken by a tee around the official client's transport streams.
+"""The probe's own record of one probe: its events, its step, the bytes received, and the raw JSON-RPC results.
 
-The SDK's `ClientSession` validates every result against the negotiated version and drops what that version does
-not know; a probe needs what the server actually sent. The tee sees each message as the transport parsed it (a
-`JSONRPCResponse` keeps its `result` as a raw dict), so the probe reads the wire result of every request it made
-from here, and the SDK's own verdict (a validation error) becomes a finding instead of a lost page.
+The official client validates every result against the negotiated version and drops what that version does not
+know; a probe needs what the server actually sent. Whichever client speaks for the probe shows the `Wire` each
+request it sends and each answer it receives, as parsed (`sent`, `answered`, `refused`: the tee around the official
+client's transport streams in `_sdk_wire`, or the probe's own session in `_session`), so the probe reads the wire
+result of every request it made from here, and the official client's verdict (a validation error) becomes a finding
+instead of a lost page.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from types import TracebackType
 from typing import Any, Final
 
-import anyio
-import pydantic_core
-from mcp_types import PROTOCOL_VERSION_META_KEY, JSONRPCError, JSONRPCRequest, JSONRPCResponse, RequestId
-
-from hostcompat.probe._sdk import SessionMessage, Transport
+from hostcompat.probe._rpc import RequestId
 from hostcompat.probe.events import EVENTS_TRUNCATED, MAX_MESSAGE_CHARS, ProbeEvent, Severity, Step
 from hostcompat.probe.limits import Limits
 from hostcompat.redaction import Redactor
+
+PROTOCOL_VERSION_META_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+"""The `_meta` key of a 2026-07-28 request that names its protocol version (`mcp_types`' name; a test keeps both)."""
 
 _MAX_EVENTS_PER_CODE: Final = 50
 _SAMPLE_CHARS: Final = 200
@@ -150,30 +148,29 @@ class Wire:
         """The raw result of the last answered `method` request, once (or `None` if it was not a result)."""
         return self._results.pop(method, None)
 
-    def outbound(self, message: SessionMessage) -> None:
-        """Note a message the client sends."""
-        root = message.message
-        if isinstance(root, JSONRPCRequest):
-            self._pending[root.id] = root.method
-            self._last_id[root.method] = root.id
-            self._results.pop(root.method, None)
-            asked = _asked_version(root.method, root.params)
-            if asked is not None:
-                self.asked_versions[root.method] = asked
+    def sent(self, request_id: RequestId, method: str, params: object) -> None:
+        """Note a request the client sends."""
+        self._pending[request_id] = method
+        self._last_id[method] = request_id
+        self._results.pop(method, None)
+        asked = _asked_version(method, params)
+        if asked is not None:
+            self.asked_versions[method] = asked
 
-    def inbound(self, item: SessionMessage | Exception) -> None:
-        """Note a message the client receives; keep a shallow copy of a result (the SDK may rewrite top keys)."""
-        if isinstance(item, Exception):
-            return
-        root = item.message
-        if isinstance(root, JSONRPCResponse):
-            method = self._pending.pop(root.id, None)
-            if method is not None:
-                self._results[method] = dict(root.result)
-            if not self.counts_bytes:
-                self.count(len(pydantic_core.to_json(root.result)))
-        elif isinstance(root, JSONRPCError) and root.id is not None:
-            self._pending.pop(root.id, None)
+    def answered(self, request_id: RequestId, result: dict[str, Any]) -> None:
+        """Note a result the client receives; keep a shallow copy (the client may rewrite top keys)."""
+        method = self._pending.pop(request_id, None)
+        if method is not None:
+            self._results[method] = dict(result)
+        if not self.counts_bytes:
+            import pydantic_core  # the byte count of a transport that does not count them itself (HTTP, a seam)
+
+            self.count(len(pydantic_core.to_json(result)))
+
+    def refused(self, request_id: RequestId | None) -> None:
+        """Note an error answer the client receives."""
+        if request_id is not None:
+            self._pending.pop(request_id, None)
 
     def mark_closed(self) -> None:
         """Note that the server's side of the connection ended."""
@@ -198,83 +195,4 @@ def _asked_version(method: str, params: object) -> str | None:
     return version if isinstance(version, str) else None
 
 
-class _TeeRead:
-    """A read stream that shows every inbound item to the `Wire` before the client sees it."""
-
-    def __init__(self, inner: Any, wire: Wire) -> None:
-        self._inner = inner
-        self._wire = wire
-
-    @property
-    def last_context(self) -> Any:
-        """The sender's context of the last item, passed through for streams that carry one."""
-        return getattr(self._inner, "last_context", None)
-
-    async def receive(self) -> SessionMessage | Exception:
-        try:
-            item: SessionMessage | Exception = await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._wire.mark_closed()
-            raise
-        self._wire.inbound(item)
-        return item
-
-    def __aiter__(self) -> _TeeRead:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _TeeRead:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
-
-
-class _TeeWrite:
-    """A write stream that shows every outbound message to the `Wire` before the transport sends it."""
-
-    def __init__(self, inner: Any, wire: Wire) -> None:
-        self._inner = inner
-        self._wire = wire
-
-    async def send(self, item: SessionMessage, /) -> None:
-        self._wire.outbound(item)
-        await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _TeeWrite:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
-
-
-@asynccontextmanager
-async def _teed(inner: Transport, wire: Wire) -> AsyncIterator[tuple[_TeeRead, _TeeWrite]]:
-    async with inner as (read_stream, write_stream):
-        if wire.step == "connect":
-            wire.step = "initialize"
-        yield _TeeRead(read_stream, wire), _TeeWrite(write_stream, wire)
-
-
-def tee(inner: Transport, wire: Wire) -> Transport:
-    """`inner` with both of its streams shown to `wire`; the step moves on to `initialize` once it is open."""
-    teed: Transport = _teed(inner, wire)
-    return teed
-
-
-__all__ = ["Wire", "sample", "tee"]
+__all__ = ["PROTOCOL_VERSION_META_KEY", "Wire", "sample"]

@@ -1,4 +1,4 @@
-"""Probe a live MCP server with the official client and capture what it says into a `Snapshot`.
+"""Probe a live MCP server as the official client meets it and capture what it says into a `Snapshot`.
 
 `capture` connects (stdio, streamable HTTP or legacy SSE), negotiates either protocol era, advertises the MCP Apps
 capability (or none, or a given host's), pages through every listing, reads every `ui://` resource named, and calls
@@ -6,6 +6,11 @@ the tools that are safe to call (read-only, no arguments) and those it is told t
 never raises for anything the server does: timeouts, crashes, garbage and limits become events, the stdio child is
 always stopped, and whatever was captured is returned, without the target's secrets (`target_redactor`).
 `capture_many` probes several servers concurrently, each isolated from the others.
+
+A stdio server is met by the probe's own JSON-RPC session, which does on the wire what the official client does and
+judges results with the official client's own validators, without importing the SDK; HTTP and SSE servers, the
+transport seam, and stdio when the stored validators are not the installed SDK's, by the official client itself
+(`_clients.open_session` chooses).
 """
 
 from __future__ import annotations
@@ -14,15 +19,13 @@ import math
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Final
 
 import anyio
-import mcp_types as types
-from mcp_types.version import LATEST_MODERN_VERSION, MODERN_PROTOCOL_VERSIONS
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 if sys.version_info < (3, 11):  # pragma: no cover - the builtin arrived in 3.11
     from exceptiongroup import BaseExceptionGroup
@@ -30,13 +33,12 @@ if sys.version_info < (3, 11):  # pragma: no cover - the builtin arrived in 3.11
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._call import make_calls
+from hostcompat.probe._clients import open_session
 from hostcompat.probe._collect import LISTINGS, Gathered, gather, read_ui_resources
 from hostcompat.probe._json import copy_object, expect_choice, expect_object, expect_str
-from hostcompat.probe._sdk import Client, ClientExtension, MCPError
-from hostcompat.probe._sdk import advertise as advertise_extension
+from hostcompat.probe._rpc import ProbeSession, RpcError
 from hostcompat.probe._silent import silent_stdio_detail
-from hostcompat.probe._stdio import open_stdio
-from hostcompat.probe._wire import Wire, tee
+from hostcompat.probe._wire import Wire
 from hostcompat.probe.call_secrets import argument_secrets
 from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, CallRecord, plan_calls
 from hostcompat.probe.events import (
@@ -93,8 +95,10 @@ def _options(
         extensions = copy_object(advertise, "advertised extensions")
         for identifier, settings in extensions.items():
             expect_object(settings, f"settings of extension {identifier!r}")
+            from hostcompat.probe._sdk_session import check_extensions  # the SDK's rules for an identifier
+
             try:
-                advertise_extension(identifier, dict(settings))
+                check_extensions({identifier: settings})
             except (TypeError, ValueError) as error:
                 raise InvalidInput(f"invalid extension identifier {identifier!r}: {error}", value=identifier) from error
     else:
@@ -108,16 +112,6 @@ def _check_target(target: object) -> Target:
     if not isinstance(target, StdioTarget | HttpTarget | SseTarget | TransportTarget):
         raise InvalidInput("a target must be a StdioTarget, HttpTarget, SseTarget or TransportTarget", value=target)
     return target
-
-
-def _transport(target: Target, wire: Wire) -> AbstractAsyncContextManager[Any]:
-    if isinstance(target, StdioTarget):
-        return open_stdio(target, wire)
-    if isinstance(target, HttpTarget | SseTarget):  # the HTTP client (`httpx2`) is imported for these targets only
-        from hostcompat.probe._http import open_sse, open_streamable_http
-
-        return open_streamable_http(target, wire) if isinstance(target, HttpTarget) else open_sse(target, wire)
-    return target.open()
 
 
 @dataclass
@@ -144,7 +138,10 @@ def _leaves(error: BaseException) -> list[BaseException]:
 def _describe(error: BaseException) -> str:
     leaves = [leaf for leaf in _leaves(error) if not isinstance(leaf, anyio.get_cancelled_exc_class())] or [error]
     leaf = leaves[0]
-    if isinstance(leaf, MCPError):
+    if isinstance(leaf, RpcError):
+        return f"error {leaf.code}: {leaf.message}"
+    exceptions = sys.modules.get("mcp.shared.exceptions")  # not imported: the SDK raised nothing
+    if exceptions is not None and isinstance(leaf, exceptions.MCPError):
         return f"error {leaf.code}: {leaf.error.message}"
     if isinstance(leaf, ValidationError):
         first = leaf.errors()[0]["msg"]
@@ -184,14 +181,13 @@ def _record_failure(error: Exception, wire: Wire, capture: _Capture) -> None:
         wire.event(INTERNAL_ERROR, "error", f"the probe failed at {wire.step}: {message}")
 
 
-async def _handshake(client: Client, options: _Options, wire: Wire, capture: _Capture) -> bool:
-    session = client.session
+async def _handshake(session: ProbeSession, options: _Options, wire: Wire, capture: _Capture) -> bool:
     if options.era == "modern":
         with anyio.move_on_after(wire.limits.connect_timeout) as scope:
             try:
-                raw = await session.send_discover(LATEST_MODERN_VERSION)
-                session.adopt(types.DiscoverResult.model_validate(raw))
-            except (MCPError, ValidationError, RuntimeError) as error:
+                raw = await session.discover(session.modern_versions[-1])
+                session.adopt_discover(raw)
+            except (RpcError, ValidationError, RuntimeError) as error:
                 capture.initialize = wire.take_result("server/discover")
                 if not wire.closed:
                     wire.event(HANDSHAKE_FAILED, "error", f"server/discover failed: {_describe(error)}")
@@ -200,7 +196,7 @@ async def _handshake(client: Client, options: _Options, wire: Wire, capture: _Ca
             wire.event(timeout_code("initialize"), "error", "no answer to server/discover in time")
             return False
     version = session.protocol_version or ""
-    modern = version in MODERN_PROTOCOL_VERSIONS
+    modern = version in session.modern_versions
     method = "server/discover" if modern else "initialize"
     capture.initialize = wire.take_result(method)
     capture.connection = {"protocolVersion": version, "era": "modern" if modern else "handshake", "method": method}
@@ -208,8 +204,8 @@ async def _handshake(client: Client, options: _Options, wire: Wire, capture: _Ca
     return True
 
 
-async def _collect(client: Client, options: _Options, wire: Wire, capture: _Capture) -> None:
-    if not await _handshake(client, options, wire, capture):
+async def _collect(session: ProbeSession, options: _Options, wire: Wire, capture: _Capture) -> None:
+    if not await _handshake(session, options, wire, capture):
         return
     capabilities = (capture.initialize or {}).get("capabilities")
     declared = capabilities if isinstance(capabilities, Mapping) else {}
@@ -222,7 +218,7 @@ async def _collect(client: Client, options: _Options, wire: Wire, capture: _Capt
         gathered = Gathered()
         capture.listings[listing.dimension] = gathered.items
         capture.coverage[listing.dimension] = "truncated"  # until it completes: the total limit may cut it
-        await gather(client.session, listing, wire, gathered)
+        await gather(session, listing, wire, gathered)
         capture.coverage[listing.dimension] = gathered.coverage
         if gathered.fatal:
             return
@@ -230,14 +226,14 @@ async def _collect(client: Client, options: _Options, wire: Wire, capture: _Capt
     for finding in findings:
         wire.add(finding)
     capture.coverage["uiResources"] = "truncated"
-    coverage, _fatal = await read_ui_resources(client.session, refs, wire, capture.ui_resources)
+    coverage, _fatal = await read_ui_resources(session, refs, wire, capture.ui_resources)
     listed_unknown = any(capture.coverage[name] not in ("complete", "not-declared") for name in ("tools", "resources"))
     capture.coverage["uiResources"] = "truncated" if coverage == "complete" and listed_unknown else coverage
     if "tools" in declared:
-        await _call_tools(client, options, wire, capture)
+        await _call_tools(session, options, wire, capture)
 
 
-async def _call_tools(client: Client, options: _Options, wire: Wire, capture: _Capture) -> None:
+async def _call_tools(session: ProbeSession, options: _Options, wire: Wire, capture: _Capture) -> None:
     """Call the safe tools and the named ones (after everything else: a call is the least needed capture)."""
     planned, notes = plan_calls(
         options.calls,
@@ -247,26 +243,16 @@ async def _call_tools(client: Client, options: _Options, wire: Wire, capture: _C
     )
     for note in notes:
         wire.add(note)
-    await make_calls(client.session, planned, wire, capture.calls, deadline=capture.deadline)
+    await make_calls(session, planned, wire, capture.calls, deadline=capture.deadline)
 
 
 async def _probe(target: Target, options: _Options, wire: Wire, capture: _Capture) -> None:
-    extensions: list[ClientExtension] = [
-        advertise_extension(identifier, dict(settings)) for identifier, settings in options.extensions.items()
-    ]
-    client = Client(
-        tee(_transport(target, wire), wire),
-        mode=LATEST_MODERN_VERSION if options.era == "modern" else options.era,
-        extensions=extensions,
-        client_info=types.Implementation(name=options.client_info["name"], version=options.client_info["version"]),
-        cache=None,
-        read_timeout_seconds=None,  # the probe bounds every step itself
-    )
+    client = open_session(target, wire, era=options.era, extensions=options.extensions, client_info=options.client_info)
     connect = anyio.CancelScope(deadline=anyio.current_time() + wire.limits.connect_timeout)
     with connect:
-        async with client:
+        async with client as session:
             connect.deadline = math.inf
-            await _collect(client, options, wire, capture)
+            await _collect(session, options, wire, capture)
             wire.step = "shutdown"
     if connect.cancelled_caught:
         limit = wire.limits.connect_timeout
@@ -416,7 +402,7 @@ async def open_client(
     advertise: Advertise = MCP_APPS,
     era: Era = "auto",
     client_info: Mapping[str, str] | None = None,
-) -> AsyncIterator[Client]:
+) -> AsyncIterator[Any]:
     """A connected official client to `target`, handshake done, for callers that forward requests to the server
     (an observed widget's tools/call and resources/read); the stdio child is stopped on exit.
 
@@ -424,23 +410,25 @@ async def open_client(
         InvalidInput: a bad argument.
         ConnectionError: the server could not be reached or the handshake failed (said in the message).
     """
+    from hostcompat.probe._sdk_session import SdkSession, sdk_client
+
     options = _options(advertise, era, client_info)
     _check_target(target)
     wire = Wire(limits, target_redactor(target))
-    client = Client(
-        tee(_transport(target, wire), wire),
-        mode=LATEST_MODERN_VERSION if options.era == "modern" else options.era,
-        extensions=[advertise_extension(key, dict(value)) for key, value in options.extensions.items()],
-        client_info=types.Implementation(name=options.client_info["name"], version=options.client_info["version"]),
-        cache=None,
-        read_timeout_seconds=limits.call_timeout,
+    client = sdk_client(
+        target,
+        wire,
+        era=options.era,
+        extensions=options.extensions,
+        client_info=options.client_info,
+        read_timeout=limits.call_timeout,
     )
     yielded = False
     connect = anyio.CancelScope(deadline=anyio.current_time() + limits.connect_timeout)
     try:
         with connect:
             async with client:
-                handshake = await _handshake(client, options, wire, _Capture())
+                handshake = await _handshake(SdkSession(client.session), options, wire, _Capture())
                 connect.deadline = math.inf
                 if not handshake:
                     events = wire.final_events()
