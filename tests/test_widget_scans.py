@@ -165,3 +165,16 @@ def test_need_use_is_the_report_entry_form() -> None:
     use = NeedUse(need="serverTools", detail="callTool", guarded=False, line=None, snippet=None)
     assert use.to_dict() == {"need": "serverTools", "detail": "callTool", "guarded": False}
     assert dataclasses.replace(use, line=3).to_dict()["line"] == 3
+
+
+def test_warming_up_loads_the_scanner_in_a_fresh_interpreter() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom hostcompat.widget_scans import warm_up\n"
+        "before = 'hostcompat.engine.scan.widget' in sys.modules\nwarm_up()\n"
+        "print(before, 'hostcompat.engine.scan.widget' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]

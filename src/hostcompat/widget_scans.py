@@ -181,6 +181,16 @@ def scan_content(item: WireJSON, deadline: float | None = None) -> ContentNeeds:
     )
 
 
+_WARM_UP_ITEM: Final = {"uri": "ui://warm-up", "mimeType": "text/html", "text": "<script>window.openai</script>"}
+
+
+def warm_up() -> None:
+    """Load the scanner now (its modules, its compiled patterns) by scanning a few bytes, for a caller with time to
+    spare: `hostcompat check` does it while its live servers start, so their first widget scan does not pay for it.
+    """
+    scan_content(_WARM_UP_ITEM)
+
+
 def needs_to_json(needs: ContentNeeds) -> WireObject:
     """`needs` as plain JSON (read back by `needs_from_json`)."""
     return {
@@ -254,4 +264,5 @@ __all__ = [
     "need_use",
     "needs_to_json",
     "scan_content",
+    "warm_up",
 ]

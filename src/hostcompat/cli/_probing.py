@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from hostcompat.cli._as_host import CLIENT_VERSION, present_as
 from hostcompat.cli._targets import Planned, limits_from
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_from_json, parse_call
@@ -23,6 +22,7 @@ from hostcompat.redaction import Redactor
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.model import Catalog, HostProfile
+    from hostcompat.probe._early import Started
     from hostcompat.probe.snapshot import Snapshot
 
 MAX_CALLS_FILE_BYTES: Final = 4 * 1024 * 1024
@@ -88,7 +88,11 @@ class ProbeOptions:
 
 def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> ProbeOptions:
     """The probe options the arguments ask for; `host` is the catalog host `--as-host` names (None without it)."""
-    presented = present_as(host, _as_host_version(args, host)) if host is not None else None
+    presented = None
+    if host is not None or args.client_name:
+        from hostcompat.cli._as_host import CLIENT_VERSION, present_as  # the client rules: not for a plain check
+
+        presented = present_as(host, _as_host_version(args, host)) if host is not None else None
     if presented is not None and presented.note is not None and not args.client_name:
         sys.stderr.write(f"hostcompat: {presented.note}\n")
     if args.advertise is not None:
@@ -179,15 +183,33 @@ def planned_redactor(item: Planned) -> Redactor:
     return target_redactor(item.target) | Redactor.of(item.secrets)
 
 
+def start_live(live: list[Planned], concurrency: int | None) -> Started:
+    """Start now the stdio servers `probe_all` starts first (with `concurrency`), so their start-up overlaps what
+    the command does before it probes them; hand the result to `probe_all`, and to `stop_live` in a `finally`.
+    """
+    from hostcompat.probe._early import start_now
+
+    targets = [item.target for item in live if item.target is not None]
+    return start_now(targets[: concurrency or len(targets)])
+
+
+def stop_live(started: Started) -> None:
+    """Stop the servers `start_live` started that no probe took (after an error, say)."""
+    from hostcompat.probe._early import stop_now
+
+    stop_now(started)
+
+
 def probe_all(
     live: list[Planned],
     options: ProbeOptions,
     concurrency: int | None,
     on_snapshot: Callable[[int, Snapshot], None] | None = None,
+    started: Started | None = None,
 ) -> list[Snapshot]:
-    """Probe every live target at once (this is where the `mcp` SDK is imported), with a progress display that
-    counts the servers done and names the ones running (`_progress`, on a terminal only); `on_snapshot(index,
-    snapshot)` gets each snapshot as soon as it is taken.
+    """Probe every live target at once, with a progress display that counts the servers done and names the ones
+    running (`_progress`, on a terminal only); `on_snapshot(index, snapshot)` gets each snapshot as soon as it is
+    taken; `started` are the servers `start_live` started.
     """
     if not live:
         return []
@@ -201,8 +223,8 @@ def probe_all(
     progress = Progress([item.label for item in live], sys.stderr, terminal_width())
 
     async def run() -> list[Snapshot]:
-        async with started_early(targets[: concurrency or len(targets)]):  # the first that capture_many runs
-            from hostcompat.probe import capture_many  # the SDK: imported while the servers start
+        async with started_early(targets[: concurrency or len(targets)], started):  # the first capture_many runs
+            from hostcompat.probe import capture_many  # imported while the servers start
 
             return await capture_many(
                 targets,
@@ -231,4 +253,6 @@ __all__ = [
     "planned_redactor",
     "probe_all",
     "probe_options",
+    "start_live",
+    "stop_live",
 ]

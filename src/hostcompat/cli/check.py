@@ -12,12 +12,22 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
-from hostcompat.cli._probing import add_probe_arguments, as_host_profile, planned_redactor, probe_all, probe_options
+from hostcompat.cli._probing import (
+    ProbeOptions,
+    add_probe_arguments,
+    as_host_profile,
+    planned_redactor,
+    probe_all,
+    probe_options,
+    start_live,
+    stop_live,
+)
 from hostcompat.cli._scan_cache import add_cache_arguments, open_cache
 from hostcompat.cli._targets import Planned, add_target_arguments, looks_like_host_config, plan_targets, redact_inputs
 from hostcompat.errors import HostCompatError, InvalidInput
@@ -30,6 +40,7 @@ if TYPE_CHECKING:
     from hostcompat.cli._scans import RunScans
     from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
+    from hostcompat.probe._early import Started
     from hostcompat.report.model import ReportDocument, TargetInfo
 
 
@@ -90,10 +101,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.clients.rules import load_bundled_rules
     from hostcompat.engine.catalog.load import load_catalog
-    from hostcompat.pipeline import WidgetBudget, check_snapshot
-    from hostcompat.report import exit_code, report_document, server_entry
 
     planned = plan_targets(args)
     shard = None
@@ -119,7 +127,6 @@ def _run(args: argparse.Namespace) -> int:
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
     host_contexts = _host_contexts(args.host_context, catalog)
-    as_of = time.strftime("%Y-%m-%d")  # the age of host facts is told against today (datetime costs start-up)
     as_host = as_host_profile(args, catalog)
     if as_host is not None and not host_ids:
         host_ids = [as_host.id]  # the server met as this host: judge it for this host
@@ -127,12 +134,67 @@ def _run(args: argparse.Namespace) -> int:
     options = probe_options(args, as_host)
     if options.calls.explicit and not live:
         raise InvalidInput("--call and --calls apply to live servers: a snapshot holds the calls made when taken")
+    started = start_live(live, args.concurrency)  # the servers start while the checker is imported
+    try:
+        plan = _Plan(planned, offline, live, options, catalog, host_ids, host_versions, host_contexts)
+        document = _checked(args, plan, started)
+    finally:
+        stop_live(started)
+    if shard is not None:
+        document["shard"] = shard
+    shown: ReportDocument = redact_inputs(document, args)
+    _write(shown, args)
+    if baseline is not None:
+        from hostcompat.report.diff import diff_reports
+
+        changes = diff_reports(baseline, shown)
+        sys.stderr.write(changes.text())
+        return 1 if changes.regressed else 0
+    from hostcompat.report import exit_code
+
+    return exit_code(document, args.fail_on)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What `_run` made of the arguments: the servers, how to probe them, and what to judge them against."""
+
+    planned: list[Planned]
+    offline: dict[int, Snapshot]
+    live: list[Planned]
+    options: ProbeOptions
+    catalog: Catalog
+    host_ids: list[str]
+    host_versions: dict[str, str]
+    host_contexts: dict[str | None, HostContext]
+
+
+def _checked(args: argparse.Namespace, plan: _Plan, started: Started) -> ReportDocument:
+    """Probe the live servers (`started`: those already starting) and judge every server: the report document."""
+    from hostcompat.clients.rules import load_bundled_rules
+    from hostcompat.pipeline import WidgetBudget, check_snapshot
+    from hostcompat.report import report_document, server_entry
+
+    planned, offline, live, options = plan.planned, plan.offline, plan.live, plan.options
+    catalog, host_ids, host_versions, host_contexts = (
+        plan.catalog,
+        plan.host_ids,
+        plan.host_versions,
+        plan.host_contexts,
+    )
+    as_of = time.strftime("%Y-%m-%d")  # the age of host facts is told against today (datetime costs start-up)
     budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
     scans = _run_scans(args, len(live) + len(offline))
+    if started:  # servers are starting: load the widget scanner in the meantime
+        from hostcompat.widget_scans import warm_up
+
+        warm_up()
     try:
         for snapshot in offline.values():
             scans.prescan(snapshot, budget)
-        taken = probe_all(live, options, args.concurrency, on_snapshot=lambda _, taken: scans.prescan(taken, budget))
+        taken = probe_all(
+            live, options, args.concurrency, on_snapshot=lambda _, taken: scans.prescan(taken, budget), started=started
+        )
         snapshots = dict(zip((id(item) for item in live), taken, strict=True))
         snapshots.update(offline)
         entries = []
@@ -163,18 +225,7 @@ def _run(args: argparse.Namespace) -> int:
             entries.append(planned_redactor(item).json(entry, urls=False))
     finally:
         scans.close()
-    document = report_document(entries)
-    if shard is not None:
-        document["shard"] = shard
-    shown: ReportDocument = redact_inputs(document, args)
-    _write(shown, args)
-    if baseline is not None:
-        from hostcompat.report.diff import diff_reports
-
-        changes = diff_reports(baseline, shown)
-        sys.stderr.write(changes.text())
-        return 1 if changes.regressed else 0
-    return exit_code(document, args.fail_on)
+    return report_document(entries)
 
 
 def _run_scans(args: argparse.Namespace, servers: int) -> RunScans:

@@ -4,7 +4,8 @@ import (about as long) instead of following it; without the SDK, so the caller c
 `started_early(targets)` starts the child of each stdio target as `open_stdio` would (same command, directory,
 environment, own process group) and hands it to the probe of that target: `open_stdio` takes it with `take` instead
 of starting one. A child no probe took is stopped (its group killed) when the block ends. A command that cannot be
-started is handed over as its error, which `open_stdio` raises where starting it would have.
+started is handed over as its error, which `open_stdio` raises where starting it would have. Children already
+started by `_early.start_now` (before the event loop ran) are handed over the same way, as `_pipes.PipeProcess`.
 """
 
 from __future__ import annotations
@@ -16,43 +17,14 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from contextvars import ContextVar
-from typing import Final
 
 import anyio
 from anyio.abc import Process
 
+from hostcompat.probe._early import INHERITED_ENVIRONMENT, Started, inherited_environment
 from hostcompat.probe.target import StdioTarget
 
-INHERITED_ENVIRONMENT: Final = (
-    (
-        "APPDATA",
-        "HOMEDRIVE",
-        "HOMEPATH",
-        "LOCALAPPDATA",
-        "PATH",
-        "PATHEXT",
-        "PROCESSOR_ARCHITECTURE",
-        "SYSTEMDRIVE",
-        "SYSTEMROOT",
-        "TEMP",
-        "USERNAME",
-        "USERPROFILE",
-    )
-    if sys.platform == "win32"
-    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
-)
-"""The variables the SDK's `get_default_environment` passes on (a test keeps the two the same)."""
-
 _EARLY: ContextVar[dict[int, Process | OSError] | None] = ContextVar("hostcompat_early_children", default=None)
-
-
-def inherited_environment() -> dict[str, str]:
-    """What the SDK's `mcp.client.stdio.get_default_environment` returns, without importing the SDK."""
-    return {
-        key: value
-        for key in INHERITED_ENVIRONMENT
-        if (value := os.environ.get(key)) is not None and not value.startswith("()")
-    }
 
 
 async def start(target: StdioTarget, environment: dict[str, str]) -> Process:
@@ -79,9 +51,18 @@ def take(target: StdioTarget) -> Process | OSError | None:
 
 
 @asynccontextmanager
-async def started_early(targets: Sequence[object]) -> AsyncIterator[None]:
-    """Start the children of the stdio `targets` now; stop, on the way out, those no probe took."""
+async def started_early(targets: Sequence[object], started: Started | None = None) -> AsyncIterator[None]:
+    """Start the children of the stdio `targets` now, but for those `_early.start_now` started (`started`, which
+    this takes over: it is emptied); stop, on the way out, those no probe took.
+    """
     early: dict[int, Process | OSError] = {}
+    if started:
+        from hostcompat.probe._pipes import PipeProcess
+
+        early.update(
+            (key, child if isinstance(child, OSError) else PipeProcess(child)) for key, child in started.items()
+        )
+        started.clear()
     environment = inherited_environment()
     for target in targets:
         if isinstance(target, StdioTarget) and id(target) not in early:

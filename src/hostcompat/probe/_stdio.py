@@ -26,6 +26,7 @@ from anyio.abc import ByteReceiveStream, Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from hostcompat.probe._json_stream import load_json_capped
+from hostcompat.probe._pipes import PipeProcess
 from hostcompat.probe._rpc import RequestId
 from hostcompat.probe._spawn import inherited_environment, start, take
 from hostcompat.probe._wire import Wire, sample
@@ -291,6 +292,8 @@ def _signal_group(process: Process, signum: int) -> None:
 
 async def _exited_within(process: Process, seconds: float) -> bool:
     with anyio.move_on_after(seconds):
+        if isinstance(process, PipeProcess):
+            await process.wait()  # told the moment it exits
         while process.returncode is None:
             await anyio.sleep(_POLL_SECONDS)
     return process.returncode is not None
