@@ -187,17 +187,20 @@ def start_live(live: list[Planned], concurrency: int | None) -> Started:
     """Start now the stdio servers `probe_all` starts first (with `concurrency`), so their start-up overlaps what
     the command does before it probes them; hand the result to `probe_all`, and to `stop_live` in a `finally`.
     """
+    targets = [item.target for item in live if item.target is not None]
+    if not targets:  # an offline check imports nothing of the probe
+        return {}
     from hostcompat.probe._early import start_now
 
-    targets = [item.target for item in live if item.target is not None]
     return start_now(targets[: concurrency or len(targets)])
 
 
 def stop_live(started: Started) -> None:
     """Stop the servers `start_live` started that no probe took (after an error, say)."""
-    from hostcompat.probe._early import stop_now
+    if started:
+        from hostcompat.probe._early import stop_now
 
-    stop_now(started)
+        stop_now(started)
 
 
 def probe_all(
