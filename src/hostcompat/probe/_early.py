@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from contextlib import suppress
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hostcompat.probe.target import StdioTarget
 
@@ -46,6 +46,23 @@ Started = dict[int, "subprocess.Popen[bytes] | OSError"]
 """Children started by `start_now`, by the `id` of their target (or why one could not start)."""
 
 
+def process_options(target: StdioTarget, environment: dict[str, str]) -> dict[str, Any]:
+    """How a stdio server is started, early or not: its command with pipes on its stdio, in its own session (so
+    the whole group can be stopped), with `environment` under the target's own variables.
+    """
+    import subprocess
+
+    return {
+        "args": [target.command, *target.args],
+        "stdin": subprocess.PIPE,
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "cwd": target.cwd,
+        "env": environment | dict(target.env),
+        "start_new_session": True,
+    }
+
+
 def inherited_environment() -> dict[str, str]:
     """What the SDK's `mcp.client.stdio.get_default_environment` returns, without importing the SDK."""
     return {
@@ -66,16 +83,7 @@ def start_now(targets: Sequence[object]) -> Started:
     for target in targets:
         if isinstance(target, StdioTarget) and id(target) not in started:
             try:
-                started[id(target)] = subprocess.Popen(
-                    [target.command, *target.args],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    cwd=target.cwd,
-                    env=environment | dict(target.env),
-                    start_new_session=True,
-                    bufsize=0,
-                )
+                started[id(target)] = subprocess.Popen(**process_options(target, environment), bufsize=0)
             except OSError as error:
                 started[id(target)] = error
     return started

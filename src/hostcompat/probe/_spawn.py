@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -21,7 +20,7 @@ from contextvars import ContextVar
 import anyio
 from anyio.abc import Process
 
-from hostcompat.probe._early import INHERITED_ENVIRONMENT, Started, inherited_environment
+from hostcompat.probe._early import INHERITED_ENVIRONMENT, Started, inherited_environment, process_options
 from hostcompat.probe.target import StdioTarget
 
 _EARLY: ContextVar[dict[int, Process | OSError] | None] = ContextVar("hostcompat_early_children", default=None)
@@ -33,15 +32,8 @@ async def start(target: StdioTarget, environment: dict[str, str]) -> Process:
     Raises:
         OSError: the command could not be started.
     """
-    return await anyio.open_process(
-        [target.command, *target.args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=target.cwd,
-        env=environment | dict(target.env),
-        start_new_session=True,
-    )
+    options = process_options(target, environment)
+    return await anyio.open_process(options.pop("args"), **options)
 
 
 def take(target: StdioTarget) -> Process | OSError | None:
