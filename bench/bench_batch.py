@@ -5,8 +5,12 @@ Run from the repository root: `python bench/bench_batch.py [--servers 20] [--con
 
 `--against-slowest` measures the issue's multi-server target instead: `check --config` of `--servers` servers (say
 10) against the slowest of them checked alone (`check --config` of a one-server config), interleaved round by round
-(`--repeat` rounds), with the median and min-max of each and the ratio to the 1.5x target. `--baseline-src DIR` also
-times the config check with another source tree first on the path (an older checkout's `src`), in the same rounds.
+(`--repeat` rounds), with the median and min-max of each and the ratio to the 1.5x target. In the same rounds it
+times the floor: `bench/raw_client.py` (the same exchange with no SDK, no checking) against every server at once, and
+against the slowest one alone. On a machine with fewer cores than servers, the servers' own start-up CPU makes the
+floor itself more than 1.5x the slowest alone; the ratio to the floor says what hostcompat adds. `--baseline-src DIR`
+also times the config check with another source tree first on the path (an older checkout's `src`), in the same
+rounds.
 The servers are the built-in demo and the pinned reference servers: the MCP project's npm examples and servers
 (`interop/node_modules`) and its PyPI servers (`interop/pyservers`), as many as are installed, topped up with
 copies of the demo. The merged 2-shard report is compared with the 1-shard one (same servers, same verdicts).
@@ -23,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 NPM = REPO / "interop" / "node_modules" / "@modelcontextprotocol"
@@ -80,15 +85,63 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - started
 
 
+def raw_command(entry: dict[str, object]) -> list[str]:
+    """The no-SDK client (`bench/raw_client.py`) making the probe's exchange with the server of a config `entry`."""
+    args = entry.get("args", [])
+    words = [str(word) for word in args] if isinstance(args, list) else []
+    return [sys.executable, str(REPO / "bench" / "raw_client.py"), "--", str(entry["command"]), *words]
+
+
+def raw_env(entry: dict[str, object]) -> dict[str, str]:
+    """The environment the config `entry` gives its server, over this one."""
+    extra = entry.get("env", {})
+    pairs = extra.items() if isinstance(extra, dict) else ()
+    return {**os.environ, **{str(name): str(value) for name, value in pairs}}
+
+
+def raw_at_once(entries: list[dict[str, object]]) -> float:
+    """Wall seconds of the no-SDK client against all `entries` at once (as `check --config` probes them); a server
+    the raw client cannot finish with stops the bench.
+    """
+    started = time.perf_counter()
+    jobs = [
+        subprocess.Popen(
+            raw_command(entry),
+            cwd=str(entry.get("cwd", REPO)),
+            env=raw_env(entry),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for entry in entries
+    ]
+    failed = [job.args for job in jobs if job.wait() != 0]
+    if failed:
+        raise SystemExit(f"the raw client failed on {failed[0]!r}")
+    return time.perf_counter() - started
+
+
 def spread(times: list[float]) -> str:
     return f"median {statistics.median(times):5.2f} s (min {min(times):.2f}, max {max(times):.2f})"
 
 
-def against_slowest(
-    listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None
-) -> tuple[list[float], dict[str, list[float]]]:
-    """The config check of every server vs each server alone, interleaved, `repeat` rounds; returns the config
-    check's seconds and each server's alone.
+class BatchTimes(NamedTuple):
+    """Seconds of each run, round by round: the config check, each server checked alone, and the no-SDK floor (the
+    raw client against every server at once, and against each alone).
+    """
+
+    together: list[float]
+    alone: dict[str, list[float]]
+    raw_together: list[float]
+    raw_alone: dict[str, list[float]]
+
+    def slowest(self) -> str:
+        """The server whose check alone has the highest median."""
+        return max(self.alone, key=lambda name: statistics.median(self.alone[name]))
+
+
+def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None) -> BatchTimes:
+    """The config check of every server vs each server alone, and the raw client's floor of both, interleaved,
+    `repeat` rounds.
     """
     config = work / "servers.json"
     config.write_text(json.dumps({"mcpServers": listed}), "utf-8")
@@ -102,28 +155,42 @@ def against_slowest(
     old_env = None
     if baseline is not None:
         old_env = {**os.environ, "PYTHONPATH": os.pathsep.join([baseline, os.environ.get("PYTHONPATH", "")])}
-    together: list[float] = []
+    times = BatchTimes([], {name: [] for name in listed}, [], {name: [] for name in listed})
     before: list[float] = []
-    alone: dict[str, list[float]] = {name: [] for name in listed}
     for round_ in range(repeat):
-        together.append(timed([*base, str(config)]))
+        times.together.append(timed([*base, str(config)]))
+        times.raw_together.append(raw_at_once(list(listed.values())))
         if old_env is not None:
             before.append(timed([*base, str(config)], old_env))
         for name, path in alone_configs.items():
-            alone[name].append(timed([*base, str(path)]))
-        worst = max(times[-1] for times in alone.values())
-        print(f"  round {round_ + 1}: config {together[-1]:.2f} s, slowest alone this round {worst:.2f} s")
-    slowest = max(alone, key=lambda name: statistics.median(alone[name]))
-    ratio = statistics.median(together) / statistics.median(alone[slowest])
-    print(f"check --config, {len(listed)} servers:   {spread(together)}")
+            times.alone[name].append(timed([*base, str(path)]))
+            times.raw_alone[name].append(raw_at_once([listed[name]]))
+        worst = max(alone[-1] for alone in times.alone.values())
+        print(
+            f"  round {round_ + 1}: config {times.together[-1]:.2f} s, slowest alone this round {worst:.2f} s;"
+            f" raw client, all at once {times.raw_together[-1]:.2f} s"
+        )
+    slowest = times.slowest()
+    median = statistics.median
+    ratio = median(times.together) / median(times.alone[slowest])
+    print(f"check --config, {len(listed)} servers:   {spread(times.together)}")
     if before:
         print(f"  the same, --baseline-src:  {spread(before)}")
-    print(f"slowest alone ({slowest}): {spread(alone[slowest])}")
+    print(f"slowest alone ({slowest}): {spread(times.alone[slowest])}")
     verdict = "meets" if ratio <= 1.5 else "misses"
     print(f"ratio of the medians: {ratio:.2f}x ({verdict} the 1.5x target)")
     if before:
-        print(f"  baseline's ratio: {statistics.median(before) / statistics.median(alone[slowest]):.2f}x")
-    return together, alone
+        print(f"  baseline's ratio: {median(before) / median(times.alone[slowest]):.2f}x")
+    raw_slowest = max(times.raw_alone, key=lambda name: median(times.raw_alone[name]))
+    floor_ratio = median(times.raw_together) / median(times.raw_alone[raw_slowest])
+    print(f"floor, raw client on all {len(listed)} at once: {spread(times.raw_together)}")
+    print(f"floor, raw client on the slowest alone ({raw_slowest}): {spread(times.raw_alone[raw_slowest])}")
+    print(
+        f"the floor's own ratio: {floor_ratio:.2f}x"
+        + (" (above 1.5x: the servers' own start-up bounds this machine)" if floor_ratio > 1.5 else "")
+    )
+    print(f"check --config over the floor: {median(times.together) / median(times.raw_together):.2f}x")
+    return times
 
 
 def summary(path: Path) -> list[tuple[str, object, list[tuple[str, str]]]]:
@@ -189,14 +256,17 @@ def json_main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temp:
         listed = servers(args.servers, Path(temp))
-        together, alone = against_slowest(listed, Path(temp), max(1, args.repeat), None)
-    slowest = max(alone, key=lambda name: statistics.median(alone[name]))
+        times = against_slowest(listed, Path(temp), max(1, args.repeat), None)
+    slowest = times.slowest()
     demos = sum(1 for name in listed if name.startswith("demo-"))
     copies = "1 demo copy" if demos == 1 else f"{demos} demo copies"
     note = f"{len(listed)} stdio servers ({copies}); slowest alone: {slowest}"
     figures = Figures("bench_batch")
-    figures.measured["config"] = measured("s", together, note)
-    figures.measured["slowest alone"] = measured("s", alone[slowest], f"slowest alone: {slowest}")
+    figures.measured["config"] = measured("s", times.together, note)
+    figures.measured["slowest alone"] = measured("s", times.alone[slowest], f"slowest alone: {slowest}")
+    raw_slowest = max(times.raw_alone, key=lambda name: statistics.median(times.raw_alone[name]))
+    figures.measured["raw at once"] = measured("s", times.raw_together, "no-SDK client, every server at once")
+    figures.measured["raw slowest alone"] = measured("s", times.raw_alone[raw_slowest], f"no-SDK client: {raw_slowest}")
     write_figures(args.json, figures)
 
 
