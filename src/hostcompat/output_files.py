@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 
 Mode = Literal["atomic", "through"]

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.rule_model import Rule
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import Catalog

@@ -13,10 +13,11 @@ from __future__ import annotations
 import json as json_text
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 from urllib.parse import unquote
 
+from hostcompat._dataclass import dataclass
 from hostcompat.wire_json import WireJSON, WireObject
 
 REDACTED: Final = "<redacted>"

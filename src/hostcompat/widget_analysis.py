@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.findings.model import Evidence, Finding
 from hostcompat.engine.findings.rules import finding_for
 from hostcompat.engine.server.facts import WidgetUsage

@@ -13,9 +13,9 @@ simplest one (each distinct content scanned once).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.server.long_values import cut_value
 from hostcompat.errors import HostCompatError, ScanTimedOut
 from hostcompat.wire_json import WireJSON, WireObject

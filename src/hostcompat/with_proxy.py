@@ -15,9 +15,9 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.detect import parse_client_spec
 from hostcompat.clients.rewrite import (
     EMPTY_SESSION,

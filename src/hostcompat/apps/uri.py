@@ -9,9 +9,9 @@ from __future__ import annotations
 import ipaddress
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import MAX_UI_URI_BYTES, UI_URI_PREFIX
 from hostcompat.errors import InvalidUIURI
 

@@ -13,8 +13,8 @@ closest to the current one it knows, so version-ranged rules (`>=0.14.0`) can be
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import HostProfile
 from hostcompat.probe.options import MCP_APPS, Advertise
 from hostcompat.with_proxy import CLIENT_NAMES_FACT, client_for_host, known_version

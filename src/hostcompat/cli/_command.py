@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from hostcompat._dataclass import dataclass
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.cli._targets import Planned, limits_from
 from hostcompat.errors import InvalidInput
 from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_from_json, parse_call

@@ -25,10 +25,10 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import HostCompatError, InvalidInput
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hostcompat._dataclass import dataclass
 from hostcompat.cli._command import Command
 from hostcompat.cli._observing import add_observe_arguments
 from hostcompat.cli._probing import (

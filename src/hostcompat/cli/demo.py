@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from typing import Any, TextIO
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.capabilities.access import diagnose_ui_capability
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.apps.meta.access import get_tool_ui

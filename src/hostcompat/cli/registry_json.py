@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Final, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidHostConfig
 from hostcompat.wire_json import WireJSON
 

@@ -9,11 +9,12 @@ returned anew) so `rewrite_request` can route a tools/call for the new name to t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.detect import ClientIdentity
 from hostcompat.clients.rewrites.copy_on_write import with_key
 from hostcompat.clients.rewrites.operations import (

@@ -6,9 +6,9 @@ Plain frozen values; validation and loading live in `hostcompat.clients.rules`, 
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
 from typing import Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.detect import ClientIdentity
 from hostcompat.clients.versions import VersionRange
 from hostcompat.wire_json import WireJSON

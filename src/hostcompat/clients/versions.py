@@ -7,9 +7,10 @@ Clients report versions in several dialects (`0.148.0-alpha.9`, `1.0.0rc1`, `26.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 
 MAX_VERSION_LENGTH = 128

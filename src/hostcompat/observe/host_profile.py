@@ -8,10 +8,11 @@ know is neither offered nor answered, and the run says so (`unknown`) instead of
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
 from hostcompat.engine.catalog.host_context import HostContext, holds_in
 from hostcompat.engine.catalog.model import HostProfile, QuirkRef

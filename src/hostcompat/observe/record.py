@@ -5,9 +5,10 @@ ended, and whether it painted. Plain data, bounded as it is collected; `rules.ju
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.wire_json import WireObject
 
 MAX_MESSAGES: Final = 2_000

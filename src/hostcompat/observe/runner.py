@@ -16,10 +16,11 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.observe.browser import BrowserUnavailable, launch
 from hostcompat.observe.host_profile import EmulatedHost
 from hostcompat.observe.netguard import BYPASS_NONE, RefusingProxy

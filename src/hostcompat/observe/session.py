@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from typing import Any
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.host_context import HostContext
 from hostcompat.engine.catalog.model import HostProfile
 from hostcompat.engine.server.observed import ObservedRun

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from html import escape
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.csp import build_allow_attribute, build_csp
 from hostcompat.apps.meta.access import is_model_only, resolve_resource_ui, tool_ui_resource_uri
 from hostcompat.errors import HostCompatError

@@ -9,12 +9,13 @@ an event and says whether the probe can go on.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
 import anyio
 from pydantic_core import ValidationError
 
+from hostcompat._dataclass import dataclass
 from hostcompat.probe._rpc import METHOD_NOT_FOUND as NOT_FOUND_CODE
 from hostcompat.probe._rpc import REQUEST_TIMEOUT, ProbeSession, RpcError
 from hostcompat.probe._wire import Wire

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
@@ -26,6 +25,7 @@ import pydantic_core
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from hostcompat._dataclass import dataclass
 from hostcompat.probe._rpc import (
     CONNECTION_CLOSED,
     INVALID_PARAMS,

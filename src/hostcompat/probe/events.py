@@ -7,10 +7,11 @@ tests and CI baselines can match on them; the message is for people and may chan
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import copy_json, expect_choice, expect_object, expect_str
 from hostcompat.wire_json import WireJSON, WireObject

@@ -28,10 +28,11 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidHostConfig, InvalidInput
 
 if TYPE_CHECKING:

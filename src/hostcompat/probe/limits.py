@@ -6,9 +6,10 @@ The defaults fit real servers (a 10,000-tool catalog, a widget over the 1 MiB bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import expect_int, expect_number, expect_object
 from hostcompat.wire_json import WireJSON, WireObject

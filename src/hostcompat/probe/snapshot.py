@@ -11,11 +11,12 @@ import io
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput, InvalidSnapshot
 from hostcompat.probe._json import (
     check_json,

@@ -12,11 +12,12 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeAlias
 from urllib.parse import SplitResult, urlsplit
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.redaction import (
     REDACTED,

@@ -10,8 +10,8 @@ carried, and stay undecided (no fact, a line in the summary) until then.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.schema import DISPLAY_MODES, SANDBOX_PERMISSIONS
 from hostcompat.probekit.report import Answer, ViewReport
 from hostcompat.probekit.widget import DISPLAY_MODES as REQUESTED_MODES

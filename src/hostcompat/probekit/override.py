@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.load import apply_overrides
 from hostcompat.engine.catalog.model import Catalog, HostProfile
 from hostcompat.engine.catalog.schema import MAX_LONG_TEXT, MAX_SOURCE, SCHEMA_VERSION

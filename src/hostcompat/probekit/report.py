@@ -8,10 +8,11 @@ maps are bounded, and anything else is dropped as if the view had not said it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.wire_json import WireJSON, WireValue
 
 MAX_REPORT_CHARS: Final = 64 * 1024

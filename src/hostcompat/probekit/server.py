@@ -19,12 +19,13 @@ import platform
 import secrets
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from hostcompat._dataclass import dataclass
 from hostcompat._version import __version__
 from hostcompat.apps.constants import EXTENSION_ID
 from hostcompat.apps.server import CompatApps

@@ -19,9 +19,9 @@ neither worse nor better. When either side could not check a server, only that i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypedDict
 
+from hostcompat._dataclass import dataclass
 from hostcompat.report.document import verdict_rank
 from hostcompat.terminal import clean_line
 from hostcompat.wire_json import WireJSON

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from hostcompat._dataclass import dataclass
 from hostcompat.wire_json import WireJSON
 
 if TYPE_CHECKING:
@@ -64,14 +64,16 @@ def _own_name(name: str) -> re.Pattern[str] | None:
 
 
 def _neutral(finding: WireJSON, label: str, host_id: str) -> WireJSON:
-    """The finding with its own host's label and id, where its title, detail and fix name them, as placeholders."""
-    names = [(pattern, mark) for pattern, mark in ((_own_name(label), _LABEL), (_own_name(host_id), _ID)) if pattern]
+    """The finding with its own host's label and id, where its title, detail and fix name them, as placeholders
+    (a name's pattern is compiled only for a text that holds the name: most findings never name their host).
+    """
     out = dict(finding)
     for field in _NEUTRAL_FIELDS:
         value = finding.get(field)
         if isinstance(value, str):
-            for pattern, mark in names:
-                value = pattern.sub(mark, value)
+            for name, mark in ((label, _LABEL), (host_id, _ID)):
+                if name in value and (pattern := _own_name(name)) is not None:
+                    value = pattern.sub(mark, value)
             out[field] = value
     return out
 

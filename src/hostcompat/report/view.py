@@ -11,9 +11,9 @@ read as one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, cast
 
+from hostcompat._dataclass import dataclass
 from hostcompat.report.grouping import UnknownReasons, group_findings, other_events, unknown_reasons
 from hostcompat.wire_json import WireJSON, WireValue
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import HostCompatError
 from hostcompat.web.guard import TOKEN_HEADER, Guard
 from hostcompat.web.openapi import openapi_document

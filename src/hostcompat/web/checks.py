@@ -19,12 +19,13 @@ import os
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Final
 
 import anyio
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.redaction import Redactor
 from hostcompat.wire_json import WireJSON

@@ -13,8 +13,9 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Final
+
+from hostcompat._dataclass import dataclass
 
 TOKEN_HEADER: Final = "x-hostcompat-token"
 """The request header that carries the start-up token."""

@@ -15,11 +15,11 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Catalog, HostProfile
 from hostcompat.errors import InvalidInput
 from hostcompat.observe.host_profile import PROXIED, emulate_host, renders_mcp_apps

@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Final, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.wire_json import WireObject
 
 if TYPE_CHECKING:

@@ -6,9 +6,10 @@ which the view merges into what it has with `merge_host_context`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge._wire import FieldReader, copied, no_extra, text_list, wire_object
 from hostcompat.wire_json import WireJSON, WireObject
 

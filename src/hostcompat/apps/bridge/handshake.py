@@ -7,9 +7,10 @@ Capability objects are open (unknown keys kept); `declares("serverTools.listChan
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge._wire import FieldReader, copied, model_wire, no_extra, text_list, wire_object
 from hostcompat.apps.bridge.context import HostContext
 from hostcompat.wire_json import WireJSON, WireObject

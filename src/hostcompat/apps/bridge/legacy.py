@@ -8,10 +8,11 @@ identity fields and a valid `ui://` `resourceUri` in the params models (`legacy_
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge._wire import DEFAULT_MAX_BYTES, decode_json, json_copy, no_extra, type_name, wire_object
 from hostcompat.apps.bridge.codes import BRIDGE_LEGACY_METHOD, BRIDGE_LEGACY_VERSION, BRIDGE_NOT_ENVELOPE
 from hostcompat.apps.bridge.legacy_params import (

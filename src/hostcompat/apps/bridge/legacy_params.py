@@ -8,9 +8,10 @@ without `omitempty` in viant (`content`, `protocolVersion`) are always written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge._wire import FieldReader, copied, json_copy, no_extra, text_list, wire_object
 from hostcompat.apps.bridge.codes import BRIDGE_LEGACY_URI
 from hostcompat.apps.uri import validate_ui_uri

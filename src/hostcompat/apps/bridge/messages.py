@@ -8,9 +8,10 @@ server (`tools/call`, `resources/read`, …) keep their params as mappings and h
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge._wire import (
     FieldReader,
     bad_field,

@@ -7,11 +7,11 @@ app-provided tools, host->view. The early-draft method names are kept as a renam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge.codes import BRIDGE_UNKNOWN_METHOD
 from hostcompat.errors import InvalidBridgeMessage
 

@@ -5,9 +5,10 @@ when the host may talk to the view, and whether a view may call a tool.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge import methods as m
 from hostcompat.apps.bridge.codes import BRIDGE_TOOL_NOT_FOR_APP, BRIDGE_TOOL_OTHER_CONNECTION
 from hostcompat.apps.bridge.handshake import HostCapabilities

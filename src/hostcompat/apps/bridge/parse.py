@@ -8,10 +8,10 @@ method's typed model. Every failure is an `InvalidBridgeMessage` whose `rule_id`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge import methods as m
 from hostcompat.apps.bridge._wire import (
     DEFAULT_MAX_BYTES,

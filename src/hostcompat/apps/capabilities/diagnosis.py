@@ -10,9 +10,10 @@ import difflib
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.capabilities.model import (
     EXPERIMENTAL,
     EXTENSIONS,

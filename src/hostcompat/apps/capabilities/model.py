@@ -7,10 +7,11 @@ the other. Pure: the SDK is never imported (models are recognised by `model_fiel
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import EXTENSION_ID, RESOURCE_MIME_TYPE
 from hostcompat.errors import InvalidCapability
 from hostcompat.wire_json import WireJSON, WireObject

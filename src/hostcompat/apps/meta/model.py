@@ -7,10 +7,11 @@ Kept free of pydantic and the SDK so that reading metadata costs only a few impo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import DEFAULT_VISIBILITY
 from hostcompat.apps.meta.codec import (
     as_bool,

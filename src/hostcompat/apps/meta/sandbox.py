@@ -5,10 +5,11 @@ Frozen dataclasses with a strict `from_wire` (wrong types raise `InvalidUIMeta`)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.meta.codec import (
     as_bool,
     as_opt_str_tuple,

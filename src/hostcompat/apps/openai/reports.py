@@ -6,9 +6,10 @@ Nothing is changed or dropped here; the reports say what `with_openai_*_meta` ke
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.meta.access import ResourceCSP, ResourceUI, ToolUI, get_resource_ui, get_tool_ui
 from hostcompat.apps.openai.keys import (
     CSP_LISTS,

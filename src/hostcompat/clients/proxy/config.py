@@ -11,10 +11,11 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Literal, TypeAlias
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.rules import Rule, RuleFile, load_rules, merge_rules
 from hostcompat.errors import InvalidInput
 from hostcompat.redaction import (

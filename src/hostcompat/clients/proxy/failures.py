@@ -9,9 +9,9 @@ value the upstream was given (`StdioUpstream.redactor`, `HttpUpstream.redactor`)
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.config import HttpUpstream, ProxyConfig, StdioUpstream
 from hostcompat.wire_json import WireObject
 

@@ -7,8 +7,7 @@ the proxy buffer without end: once a line passes the limit its bytes are dropped
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from typing import Protocol, TypeAlias, TypeVar
 
 from mcp.shared.message import SessionMessage
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.failures import UpstreamEnd
 
 T_co = TypeVar("T_co", covariant=True)

@@ -8,10 +8,11 @@ else comes back as the very same object.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, TypeAlias, TypeGuard
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.detect import (
     CLIENT_INFO_META_KEY,
     PROTOCOL_VERSION_META_KEY,

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.rewrites import apps as _apps
 from hostcompat.clients.rewrites import content as _content
 from hostcompat.clients.rewrites import schema_types as _schema_types

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.rewrites.copy_on_write import JSONObject, with_key, without_keys
 from hostcompat.wire_json import WireJSON
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Final, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Catalog, Fact, HostProfile
 from hostcompat.engine.verdicts.capabilities import NEED_FACTS, PERMISSION_ALLOW
 

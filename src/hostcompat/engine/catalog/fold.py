@@ -9,9 +9,9 @@ there before), changed (another value), or unchanged (the same value, perhaps fr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.host_context import HostContext, in_context
 from hostcompat.engine.catalog.merge import merge_host
 from hostcompat.engine.catalog.model import Catalog, Fact, FactValue, HostProfile

@@ -8,9 +8,9 @@ the other contexts the catalog knows only to say, as information, where the verd
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
 from typing import Final, cast
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Fact, HostProfile, QuirkRef
 from hostcompat.engine.catalog.schema import GATE, OPERATING_SYSTEMS, REGISTRATIONS
 from hostcompat.errors import InvalidInput

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NoReturn, TypeAlias
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.schema import FACT_FIELDS, fail, show_value
 from hostcompat.errors import CatalogError
 from hostcompat.wire_json import WireObject

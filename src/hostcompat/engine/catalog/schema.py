@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final, Literal, NoReturn
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import CatalogError, InvalidCatalogValue
 
 SCHEMA_VERSION: Final = 1

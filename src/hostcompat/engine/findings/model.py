@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, TypeVar
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON, WireObject
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.findings.make import make_finding
 from hostcompat.engine.findings.model import (
     Evidence,

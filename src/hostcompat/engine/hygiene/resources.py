@@ -13,9 +13,9 @@ import difflib
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.bridge.methods import LEGACY_METHOD_RENAMES, METHODS
 from hostcompat.apps.constants import (
     LEGACY_RESOURCE_MIME_TYPE,

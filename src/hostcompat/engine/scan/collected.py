@@ -9,9 +9,10 @@ need and makes their evidence. A `Locator` turns an offset in a (possibly decode
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.budget import HitBudget
 from hostcompat.engine.scan.model import (
     DomainUse,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from typing import Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.budget import check_deadline
 
 __all__ = ["HtmlParts", "MarkupUrl", "ScriptBlock", "split_html"]

@@ -6,8 +6,7 @@ gives JSON-ready dicts) without touching the scanner again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.needs import (
     ALL_NEEDS,
     Confidence,

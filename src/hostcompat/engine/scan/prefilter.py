@@ -15,9 +15,11 @@ import importlib
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import chain
 from typing import Any
+
+from hostcompat._dataclass import dataclass
 
 __all__ = ["ALL_OPEN", "Anchors", "Gate", "find_anchors", "gate", "native_prefilter"]
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.needs import Confidence, Directive, EmbeddedMedia, ExternalKind, Kind, SdkHow, SdkName, Via
 
 __all__ = ["RawEmbedded", "RawExternal", "RawNeed", "RawSdk", "RawUrl"]

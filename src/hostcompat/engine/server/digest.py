@@ -13,11 +13,12 @@ import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, Finding, Lane, cut_snippet, cut_text
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON, WireObject
 

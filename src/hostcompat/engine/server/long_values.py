@@ -10,9 +10,9 @@ Pure: the inputs are never changed; an item with a long value is replaced by a s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, TypeGuard
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY
 from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.engine.findings.model import Evidence, Finding, cut_snippet

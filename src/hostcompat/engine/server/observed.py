@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireObject
 

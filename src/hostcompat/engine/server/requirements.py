@@ -7,10 +7,11 @@ tool is a finding on that tool (`tool_findings`) instead of an exception that ab
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.findings.model import Finding
 from hostcompat.engine.server.facts import ConnectionFacts, WidgetUsage, as_connection_facts, as_widget_usage
 from hostcompat.engine.server.tool_meta import (

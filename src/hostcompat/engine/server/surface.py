@@ -7,10 +7,11 @@ is a lookup and not a new walk over every schema.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.server.schema_constructs import schema_constructs
 from hostcompat.engine.server.tool_meta import MAX_TOOLS
 from hostcompat.errors import InvalidInput

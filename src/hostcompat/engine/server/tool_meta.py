@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.apps.constants import META_UI_KEY, RESOURCE_URI_META_KEY, UI_URI_PREFIX
 from hostcompat.apps.meta.access import ToolUI
 from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE

@@ -8,9 +8,9 @@ fact's note, and a tool the host cannot (or may not) render gets no capability f
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Fact, HostProfile
 from hostcompat.engine.findings.fixes import record_fact_fix
 from hostcompat.engine.findings.model import Finding, Severity

@@ -13,10 +13,11 @@ the same host, facts and server data either way, so the report is the same value
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, ParamSpec, TypedDict, cast
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Fact, FactValue, HostProfile
 from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import (

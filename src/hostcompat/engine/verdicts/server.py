@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from dataclasses import dataclass
 from typing import Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.model import Fact, HostProfile
 from hostcompat.engine.catalog.schema import NO_LIMIT
 from hostcompat.engine.findings.model import Evidence, Finding, Severity, cut_snippet

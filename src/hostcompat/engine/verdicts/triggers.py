@@ -11,10 +11,10 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Final
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.catalog.schema import TRIGGERS
 from hostcompat.engine.findings.make import make_evidence
 from hostcompat.engine.findings.model import Evidence, cut_snippet

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import anyio
 from mcp_types import (
@@ -22,6 +22,7 @@ from mcp_types import (
     JSONRPCResponse,
 )
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PROXY_OVERLOADED, REQUEST_TIMEOUT, cancel_params
 from hostcompat.clients.proxy.tracker import CANCELLED_METHOD
 from hostcompat.errors import HostCompatError

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
@@ -28,6 +28,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse
 from mcp_types.version import LATEST_MODERN_VERSION
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.config import EraChoice, ProxyConfig
 from hostcompat.clients.proxy.era.translate import (
     DISCOVER,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import anyio
 from mcp.shared.message import SessionMessage
@@ -25,6 +25,7 @@ from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCNotification, JSONRPC
 from mcp_types.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND
 from mcp_types.version import LATEST_MODERN_VERSION
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.era.channel import (
     Channel,
     PeerError,

@@ -17,7 +17,6 @@ What changed between the eras, as the gateway sees it (the 2026-07-28 changelog,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from mcp_types import (
@@ -30,6 +29,7 @@ from mcp_types import (
 from mcp_types.jsonrpc import INVALID_PARAMS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, MODERN_PROTOCOL_VERSIONS
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.era.detect import Era, front_era, refuses_handshake
 from hostcompat.wire_json import WireJSON, WireObject, WireValue
 

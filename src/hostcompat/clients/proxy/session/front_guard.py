@@ -11,8 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.config import is_loopback
 from hostcompat.errors import InvalidInput
 

@@ -16,7 +16,6 @@ import json
 import logging
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 from uuid import uuid4
 
@@ -29,6 +28,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERS
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
 from hostcompat.clients.proxy.session.front_guard import FrontGuard

@@ -9,7 +9,6 @@ mid-body, dropped) without starting anything.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.streamable_http import check_accept_headers
@@ -18,6 +17,7 @@ from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.types import Message, Receive, Scope
 
+from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.tracker import INITIALIZE_METHOD
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from heapq import merge
 from typing import Any, NamedTuple
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.budget import HitBudget, check_deadline
 from hostcompat.engine.scan.js.heads import arrow_head_name, function_head
 from hostcompat.engine.scan.js.lexer import (

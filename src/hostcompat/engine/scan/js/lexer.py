@@ -15,10 +15,11 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import MutableSequence, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from types import ModuleType
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.budget import check_deadline
 
 __all__ = [

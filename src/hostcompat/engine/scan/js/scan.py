@@ -11,9 +11,9 @@ method names held in constants (`const M = "ui/open-link"; send(M)`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final, Literal
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.budget import HitBudget
 from hostcompat.engine.scan.js.browser import scan_permission_apis
 from hostcompat.engine.scan.js.context import (

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
+from hostcompat._dataclass import dataclass
 from hostcompat.engine.scan.js.context import CodeView
 from hostcompat.engine.scan.js.lexer import enclosing_open_brace, matching_close_brace, prev_code_index, span_index_at
 from hostcompat.engine.scan.prefilter import gate
