@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -163,10 +164,16 @@ def test_the_package_classes_come_from_the_generated_modules() -> None:
     assert check.returncode == 0, check.stderr
 
 
-def test_the_generated_functions_are_those_their_texts_define() -> None:
-    factories = _dataclass.method_factories("engine")
-    if not factories:
+def _generated(layer: str) -> Any:
+    """The generated module of `layer` for this Python (the test skips without one)."""
+    try:
+        return importlib.import_module(_dataclass.generated_module_name(layer))
+    except ImportError:
         pytest.skip(f"no generated methods for Python {sys.version_info[0]}.{sys.version_info[1]}")
+
+
+def test_the_generated_functions_are_those_their_texts_define() -> None:
+    factories = _generated("engine").FACTORIES
     for text, factory in list(factories.items())[::20]:
         namespace: dict[str, Any] = {}
         exec(_compiled(text, "<string>"), namespace)
@@ -181,5 +188,27 @@ def test_each_layer_has_its_own_methods_and_other_code_has_none() -> None:
     assert _dataclass.method_factories("no_such_layer") == {}
     from hostcompat.engine.findings.model import Finding
 
-    if _dataclass.method_factories("engine"):  # generated for this Python: the class's __init__ came from there
+    if _dataclass.method_factories("engine"):  # generated for this Python and loadable: __init__ came from there
         assert Finding.__init__.__code__.co_filename.endswith(f"py{sys.version_info[0]}{sys.version_info[1]}_engine.py")
+
+
+def test_without_byte_code_to_load_them_the_methods_compile_as_usual(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With byte code writing off and no byte code written, importing a generated module would compile all of it."""
+    byte_code = tmp_path / "py311_engine.cpython-311.pyc"
+    real_find_spec = importlib.util.find_spec
+
+    def find_spec(name: str) -> Any:
+        spec = real_find_spec(name)
+        assert spec is not None
+        spec.cached = str(byte_code)
+        return spec
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(_dataclass, "_TABLES", {})
+    assert _dataclass.method_factories("engine") == {}
+    byte_code.write_bytes(b"")  # there is byte code to load: the generated methods are used
+    monkeypatch.setattr(_dataclass, "_TABLES", {})
+    assert _dataclass.method_factories("engine") == _generated("engine").FACTORIES

@@ -19,6 +19,8 @@ import _thread
 import builtins
 import dataclasses
 import importlib
+import importlib.util
+import os
 import sys
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -52,12 +54,25 @@ def method_factories(layer: str | None) -> Mapping[str, FunctionType]:
         return {}
     table = _TABLES.get(layer)
     if table is None:
+        name = generated_module_name(layer)
         try:
-            table = importlib.import_module(generated_module_name(layer)).FACTORIES
+            table = importlib.import_module(name).FACTORIES if _byte_code_kept(name) else {}
         except ImportError:
             table = {}
         _TABLES[layer] = table
     return table
+
+
+def _byte_code_kept(name: str) -> bool:
+    """Whether the module `name` loads from byte code, now or from its next import on. When Python may not write
+    byte code (`PYTHONDONTWRITEBYTECODE`) and none was written at install, every import would compile the whole
+    module, which costs more than the classes' own methods: then the methods are compiled as usual.
+    """
+    if not sys.dont_write_bytecode:
+        return True
+    spec = importlib.util.find_spec(name)
+    cached = None if spec is None else spec.cached
+    return cached is not None and os.path.isfile(cached)
 
 
 def _exec(
