@@ -136,7 +136,15 @@ class BatchTimes(NamedTuple):
 
     def slowest(self) -> str:
         """The server whose check alone has the highest median."""
-        return max(self.alone, key=lambda name: statistics.median(self.alone[name]))
+        return _slowest(self.alone)
+
+    def raw_slowest(self) -> str:
+        """The server the raw client takes longest with alone (median)."""
+        return _slowest(self.raw_alone)
+
+
+def _slowest(alone: dict[str, list[float]]) -> str:
+    return max(alone, key=lambda name: statistics.median(alone[name]))
 
 
 def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: int, baseline: str | None) -> BatchTimes:
@@ -181,7 +189,7 @@ def against_slowest(listed: dict[str, dict[str, object]], work: Path, repeat: in
     print(f"ratio of the medians: {ratio:.2f}x ({verdict} the 1.5x target)")
     if before:
         print(f"  baseline's ratio: {median(before) / median(times.alone[slowest]):.2f}x")
-    raw_slowest = max(times.raw_alone, key=lambda name: median(times.raw_alone[name]))
+    raw_slowest = times.raw_slowest()
     floor_ratio = median(times.raw_together) / median(times.raw_alone[raw_slowest])
     print(f"floor, raw client on all {len(listed)} at once: {spread(times.raw_together)}")
     print(f"floor, raw client on the slowest alone ({raw_slowest}): {spread(times.raw_alone[raw_slowest])}")
@@ -264,7 +272,7 @@ def json_main(argv: list[str]) -> None:
     figures = Figures("bench_batch")
     figures.measured["config"] = measured("s", times.together, note)
     figures.measured["slowest alone"] = measured("s", times.alone[slowest], f"slowest alone: {slowest}")
-    raw_slowest = max(times.raw_alone, key=lambda name: statistics.median(times.raw_alone[name]))
+    raw_slowest = times.raw_slowest()
     figures.measured["raw at once"] = measured("s", times.raw_together, "no-SDK client, every server at once")
     figures.measured["raw slowest alone"] = measured("s", times.raw_alone[raw_slowest], f"no-SDK client: {raw_slowest}")
     write_figures(args.json, figures)

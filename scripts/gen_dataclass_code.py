@@ -20,9 +20,10 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Final
+
+from gen_schemas import write_atomically  # scripts/, the script's folder, is on the path
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 FOLDER: Final = ROOT / "src" / "hostcompat" / "_dataclass_methods"
@@ -102,19 +103,6 @@ def wanted() -> dict[Path, str]:
 def present() -> dict[Path, str]:
     """Each generated file for the running Python there is now → its text."""
     return {path: path.read_text(encoding="utf-8") for path in sorted(FOLDER.glob(f"{VERSION}_*.py"))}
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder, then a rename."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)  # a source file like the others, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def main(argv: list[str] | None = None) -> int:
