@@ -19,13 +19,13 @@ import _thread
 import builtins
 import dataclasses
 import importlib
-import importlib.util
-import os
 import sys
 from collections.abc import Callable, Mapping
 from functools import partial
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any
+
+from hostcompat._generated import loads_from_byte_code
 
 __all__ = ["dataclass", "generated_module_name", "layer_of", "method_factories"]
 
@@ -56,23 +56,11 @@ def method_factories(layer: str | None) -> Mapping[str, FunctionType]:
     if table is None:
         name = generated_module_name(layer)
         try:
-            table = importlib.import_module(name).FACTORIES if _byte_code_kept(name) else {}
+            table = importlib.import_module(name).FACTORIES if loads_from_byte_code(name) else {}
         except ImportError:
             table = {}
         _TABLES[layer] = table
     return table
-
-
-def _byte_code_kept(name: str) -> bool:
-    """Whether the module `name` loads from byte code, now or from its next import on. When Python may not write
-    byte code (`PYTHONDONTWRITEBYTECODE`) and none was written at install, every import would compile the whole
-    module, which costs more than the classes' own methods: then the methods are compiled as usual.
-    """
-    if not sys.dont_write_bytecode:
-        return True
-    spec = importlib.util.find_spec(name)
-    cached = None if spec is None else spec.cached
-    return cached is not None and os.path.isfile(cached)
 
 
 def _exec(

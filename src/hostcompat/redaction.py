@@ -18,6 +18,7 @@ from typing import Any, Final
 from urllib.parse import unquote
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.wire_json import WireJSON, WireObject
 
 REDACTED: Final = "<redacted>"
@@ -30,7 +31,7 @@ Shorter values (`1`, `true`, `3000`, `dev`) would blank out ordinary words and n
 to be keys anyway; they are still redacted in their own place (the env entry, the header, the argument).
 """
 
-_WORDS: Final = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+_WORDS: Final = regex(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
 # fmt: off
 _SECRET_WORDS: Final = frozenset({
     "apikey", "auth", "authentication", "authorization", "bearer", "cookie", "cookies", "credential", "credentials",
@@ -55,13 +56,13 @@ _NOT_A_SECRET_PREFIX: Final = frozenset({"disable", "ignore", "max", "min", "no"
 """A name starting with one of these is a switch or a count, not a secret: `--no-auth`, `--max-tokens 100`."""
 
 _HEADER_FLAGS: Final = frozenset({"-H", "--header", "--headers", "-header", "-headers", "--http-header"})
-_ASSIGNMENT: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=(.*)", re.DOTALL)
-_URL_USERINFO: Final = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]{0,31}://)([^\s/?#\"'<>]*)@")
+_ASSIGNMENT: Final = regex(r"([A-Za-z_][A-Za-z0-9_.\-]*)=(.*)", re.DOTALL)
+_URL_USERINFO: Final = regex(r"(?i)\b([a-z][a-z0-9+.\-]{0,31}://)([^\s/?#\"'<>]*)@")
 """A URL's `scheme://userinfo@` (the scheme bounded, so a scan of untrusted text stays linear)."""
-_URL_PARAM: Final = re.compile(r"([?&#])([A-Za-z0-9_.\-\[\]%]+)=([^&#\s\"'<>]+)")
+_URL_PARAM: Final = regex(r"([?&#])([A-Za-z0-9_.\-\[\]%]+)=([^&#\s\"'<>]+)")
 _TRAILING_PUNCTUATION: Final = ".,;:)]"
 """Ends a sentence around a URL (`see https://h/?token=t.`), not the value."""
-_AUTH_SCHEME: Final = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)\s+(\S.*)", re.DOTALL)
+_AUTH_SCHEME: Final = regex(r"([A-Za-z][A-Za-z0-9_\-]*)\s+(\S.*)", re.DOTALL)
 
 
 def is_secret_name(name: str) -> bool:

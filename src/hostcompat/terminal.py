@@ -11,13 +11,14 @@ Pure and dependency-free: every layer that prints may use it.
 
 from __future__ import annotations
 
-import re
 from typing import Final, TextIO
+
+from hostcompat._regex import regex
 
 _JOINERS: Final = frozenset("\u200c\u200d")
 """Zero-width non-joiner and joiner: invisible, harmless, and needed by emoji sequences and several scripts."""
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_SURROGATE: Final = regex("[\ud800-\udfff]")
 
 
 def is_unsafe(char: str) -> bool:

@@ -6,10 +6,10 @@ the origins it names and can never add or end a directive.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from hostcompat._regex import regex
 from hostcompat.apps.meta.access import ResourceCSP, ResourcePermissions
 from hostcompat.errors import InvalidUIMeta
 from hostcompat.wire_json import WireJSON
@@ -31,7 +31,7 @@ MAX_CSP_SOURCE_CHARS: Final = 1024
 _SCHEME: Final = r"[A-Za-z][A-Za-z0-9+.\-]*"
 _HOST: Final = r"(?:\*\.)?[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*"
 _PORT: Final = r"(?::(?:[0-9]+|\*))?"
-_SOURCE: Final = re.compile(rf"{_SCHEME}://{_HOST}{_PORT}")
+_SOURCE: Final = regex(rf"{_SCHEME}://{_HOST}{_PORT}")
 
 _ALLOW_FEATURES: Final = (
     ("camera", "camera"),

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from hostcompat._regex import regex
 from hostcompat.apps.constants import MAX_HTML_BLOB_CHARS, MAX_HTML_BYTES, RESOURCE_MIME_TYPE
 from hostcompat.apps.meta.access import ResourceUI, set_embedded_resource_ui, set_resource_ui
 from hostcompat.apps.uri import validate_ui_uri
@@ -22,7 +22,7 @@ CONTENT_HASH_PREFIX: Final = "sha256:"
 """The prefix of a `_meta.ui.contentHash` value."""
 
 _MAX_COPY_DEPTH: Final = 32
-_BASE64: Final = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_BASE64: Final = regex(r"[A-Za-z0-9+/]*={0,2}")
 
 
 def _utf8(text: str, what: str) -> bytes:

@@ -7,11 +7,11 @@ hand because `urllib.parse` accepts bad `%` escapes and only notices a bad port 
 from __future__ import annotations
 
 import ipaddress
-import re
 import unicodedata
 from typing import Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.apps.constants import MAX_UI_URI_BYTES, UI_URI_PREFIX
 from hostcompat.errors import InvalidUIURI
 
@@ -24,7 +24,7 @@ _UNRESERVED: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV
 # url.Parse also lets through in a host (`<`, `>`, `"`). Everything else ASCII (`` ` ``, `{`, `|`, `}`, `^`,
 # `\`, `[`, `]`, `@`, a second `:`) is rejected; `%` starts an escape and is checked on its own.
 _HOST_ASCII: Final = _UNRESERVED | frozenset("!$&'()*+,;=<>\"")
-_DIGITS: Final = re.compile(r"[0-9]*")
+_DIGITS: Final = regex(r"[0-9]*")
 _ZONE_ESCAPE: Final = "%25"
 
 

@@ -16,13 +16,13 @@ to a report: its values, the headers' and the secret inputs' are in `Planned.sec
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from hostcompat._regex import regex
 from hostcompat.cli._targets import Planned
 from hostcompat.cli.registry_json import Launch, RegistryEntry
 from hostcompat.errors import InvalidInput
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 INSTALL_SECONDS: Final = 600.0
 """How long one PyPI package's virtual environment may take to create and install."""
 
-_DIST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_DIST = regex(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SCRIPTS = (
     "import importlib.metadata as m, sys\n"
     "for e in m.distribution(sys.argv[1]).entry_points:\n"

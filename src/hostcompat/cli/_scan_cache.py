@@ -23,12 +23,12 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import HostCompatError, InvalidInput
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ MAX_ENTRY_BYTES: Final = 4 * 1024 * 1024
 MIB: Final = 1024 * 1024
 DEFAULT_MAX_MIB: Final = 256
 """The cache directory's size bound when none is given, in MiB."""
-ENTRY_NAME: Final = re.compile(r"[0-9a-f]{64}(?:\.scan)?\.json")
+ENTRY_NAME: Final = regex(r"[0-9a-f]{64}(?:\.scan)?\.json")
 """The name of an entry (`fullmatch`): a content key, then `.json` (`check`) or `.scan.json` (`scan`)."""
 _SWEEP_SHARE: Final = 8
 """A run that has written an eighth of the bound sweeps at once (otherwise when it closes the cache)."""

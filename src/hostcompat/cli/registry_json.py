@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Final, Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidHostConfig
 from hostcompat.wire_json import WireJSON
 
 MAX_REGISTRY_BYTES: Final = 16 * 1024 * 1024
 MAX_ENTRIES: Final = 100_000
 PACKAGE_KINDS: Final = ("npm", "pypi", "oci")
-_VARIABLE = re.compile(r"\{([A-Za-z0-9_.-]+)\}")
+_VARIABLE = regex(r"\{([A-Za-z0-9_.-]+)\}")
 
 LaunchKind = Literal["npm", "pypi", "oci", "remote"]
 

@@ -6,13 +6,13 @@ Handshake-era clients (protocol <= 2025-11-25) say who they are once, in `initia
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON
 
@@ -34,7 +34,7 @@ MAX_CLIENT_VERSION_LENGTH = 128
 IdentitySource = Literal["initialize", "meta", "client-info", "spec"]
 
 # mcp-remote appends " (via mcp-remote <version>)" to the real client's name.
-_VIA_SUFFIX = re.compile(r"^(?P<name>.*?)\s*\(via (?P<via>[^()]{1,80})\)$")
+_VIA_SUFFIX = regex(r"^(?P<name>.*?)\s*\(via (?P<via>[^()]{1,80})\)$")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NoReturn
 
+from hostcompat._regex import regex
 from hostcompat.clients.rewrites.operations import (
     OPERATIONS,
     TRIGGERS,
@@ -51,11 +51,11 @@ MAX_CLIENT_NAME = 256
 MAX_METHODS = 16
 MAX_REFERENCES = 32
 
-RULE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
+RULE_ID = regex(r"[a-z0-9][a-z0-9._-]{0,79}")
 """A rule id (matched whole)."""
-DATE = re.compile(r"(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?")
+DATE = regex(r"(\d{4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?")
 """A rule's date: YYYY, YYYY-MM or YYYY-MM-DD (matched whole)."""
-URL = re.compile(r"https://[^\s]{1,500}")
+URL = regex(r"https://[^\s]{1,500}")
 """A source or reference URL (matched whole)."""
 REQUIRED_RULE_KEYS = ("id", "title", "clients", "methods", "trigger", "rewrite", "source", "date")
 RULE_KEYS = (*REQUIRED_RULE_KEYS, "symptom", "references", "enabled", "notes")

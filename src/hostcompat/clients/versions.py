@@ -6,11 +6,11 @@ Clients report versions in several dialects (`0.148.0-alpha.9`, `1.0.0rc1`, `26.
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from typing import Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 
 MAX_VERSION_LENGTH = 128
@@ -19,10 +19,10 @@ MAX_VERSION_LENGTH = 128
 MAX_RANGE_LENGTH = 512
 """The longest version-range expression parsed."""
 
-_RELEASE = re.compile(r"[vV]?(\d{1,18}(?:\.\d{1,18}){0,15})")
-_SUFFIX_CHARS = re.compile(r"[0-9A-Za-z.\-_]*")
-_SUFFIX_TOKEN = re.compile(r"\d+|[A-Za-z]+")
-_BUILD_CHARS = re.compile(r"[0-9A-Za-z.\-_]+")
+_RELEASE = regex(r"[vV]?(\d{1,18}(?:\.\d{1,18}){0,15})")
+_SUFFIX_CHARS = regex(r"[0-9A-Za-z.\-_]*")
+_SUFFIX_TOKEN = regex(r"\d+|[A-Za-z]+")
+_BUILD_CHARS = regex(r"[0-9A-Za-z.\-_]+")
 _LABEL_SYNONYMS = {"a": "alpha", "b": "beta", "c": "rc", "pre": "rc", "preview": "rc"}
 _POST_LABELS = frozenset({"post", "rev", "r"})
 

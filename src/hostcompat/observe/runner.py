@@ -21,6 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.observe.browser import BrowserUnavailable, launch
 from hostcompat.observe.host_profile import EmulatedHost
 from hostcompat.observe.netguard import BYPASS_NONE, RefusingProxy
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
         WebSocketRoute,
     )
 
-_CSP_REFUSAL: Final = re.compile(
+_CSP_REFUSAL: Final = regex(
     r"'([a-z][a-z0-9+.-]*://[^'\s]+)' (?:because it )?violates the following Content Security Policy", re.IGNORECASE
 )
 """Chromium's console line for a request the CSP stopped ("Connecting to 'URL' violates…", "Refused to load …")."""

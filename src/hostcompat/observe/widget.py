@@ -11,6 +11,7 @@ from html import escape
 from typing import Any, Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.apps.csp import build_allow_attribute, build_csp
 from hostcompat.apps.meta.access import is_model_only, resolve_resource_ui, tool_ui_resource_uri
 from hostcompat.errors import HostCompatError
@@ -20,7 +21,7 @@ from hostcompat.wire_json import WireJSON, WireObject
 SANDBOX: Final = "allow-scripts allow-forms"
 """The widget frame's sandbox: scripts and forms, never allow-same-origin, popups, modals or top navigation."""
 
-_HEAD: Final = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)
+_HEAD: Final = regex(r"<head(\s[^>]*)?>", re.IGNORECASE)
 _MAX_SAMPLE_DEPTH: Final = 6
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from collections.abc import Callable
 from typing import IO, Any, Final
+
+from hostcompat._regex import regex
 
 _CHUNK: Final = 1 << 20
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 """The C decoder of a JSON string's body (after its opening quote): the decoded text and the offset past it."""
-_WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
-_NUMBER_CHARS: Final = re.compile(r"[0-9.eE+-]*")
+_WHITESPACE: Final = regex(r"[ \t\n\r]*")
+_NUMBER_CHARS: Final = regex(r"[0-9.eE+-]*")
 """What may still follow a number: a value whose window ends in these may not be complete (`2.` then `5`)."""
 _TAIL: Final = 64
 """A parse error this close to the window's end may be the window's end: read more before calling it an error."""

@@ -25,8 +25,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
+from hostcompat._regex import regex
+
 _FILE: Final = Path(__file__).with_name("sdk-schemas.jsonl")
-_VERSION_LINE: Final = re.compile(r"^VERSION\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_VERSION_LINE: Final = regex(r"^VERSION\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 _ENVELOPE: Final = {"jsonrpc": "2.0", "id": 0}
 """What `mcp_types.methods` wraps a request's method and params in to validate it against its wire model."""
 

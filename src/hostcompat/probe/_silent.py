@@ -8,14 +8,14 @@ URL instead. Everything quoted is the server's text: already redacted, cut short
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
+from hostcompat._regex import regex
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import GARBAGE_OUTPUT
 from hostcompat.probe.target import StdioTarget, Target
 
-_URL: Final = re.compile(r"https?://[^\s'\"<>`)\]]+")
+_URL: Final = regex(r"https?://[^\s'\"<>`)\]]+")
 _TAIL_CHARS: Final = 300
 
 

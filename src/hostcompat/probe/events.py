@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.probe._json import copy_json, expect_choice, expect_object, expect_str
 from hostcompat.wire_json import WireJSON, WireObject
@@ -112,7 +113,7 @@ INTERNAL_ERROR: Final = "PROBE-INTERNAL-ERROR"
 """An unexpected error inside the probe itself; please report it."""
 
 _TIMEOUT_PREFIX: Final = "PROBE-TIMEOUT-"
-_CODE_PATTERN: Final = re.compile(r"PROBE-[A-Z0-9]+(?:-[A-Z0-9]+)*")
+_CODE_PATTERN: Final = regex(r"PROBE-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 MAX_MESSAGE_CHARS: Final = 2000
 """The longest event message kept; a longer one is cut, with `…` at the end."""
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidHostConfig, InvalidInput
 
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ def _variables(source: str, environ: Mapping[str, str], inputs: Mapping[str, str
     return variables
 
 
-_BARE_ENV = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)
+_BARE_ENV = regex(r"([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)
 """Claude Code's `${NAME}` and `${NAME:-default}` (the `mcpServers` shape only)."""
 
 

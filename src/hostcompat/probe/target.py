@@ -8,7 +8,6 @@ arguments; see `hostcompat.redaction`), so a snapshot can be attached to a bug r
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -18,6 +17,7 @@ from typing import Any, Final, Literal, TypeAlias
 from urllib.parse import SplitResult, urlsplit
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.redaction import (
     REDACTED,
@@ -36,8 +36,8 @@ TransportKind = Literal["auto", "stdio", "http", "sse"]
 
 _MAX_TEXT: Final = 65_536
 _MAX_ITEMS: Final = 4096
-_HEADER_NAME: Final = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_ENV_NAME: Final = re.compile(r"[^=\x00]+")
+_HEADER_NAME: Final = regex(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_ENV_NAME: Final = regex(r"[^=\x00]+")
 _EMPTY: Final[Mapping[str, str]] = MappingProxyType({})
 
 

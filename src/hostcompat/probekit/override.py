@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.catalog.load import apply_overrides
 from hostcompat.engine.catalog.model import Catalog, HostProfile
 from hostcompat.engine.catalog.schema import MAX_LONG_TEXT, MAX_SOURCE, SCHEMA_VERSION
@@ -21,11 +22,11 @@ from hostcompat.probekit.facts import Derived, Observed
 from hostcompat.wire_json import WireObject
 
 _OS_PATTERNS = (
-    ("ios", re.compile(r"iphone|ipad|ipod", re.IGNORECASE)),
-    ("android", re.compile(r"android", re.IGNORECASE)),
-    ("windows", re.compile(r"\bwin", re.IGNORECASE)),
-    ("macos", re.compile(r"\bmac", re.IGNORECASE)),
-    ("linux", re.compile(r"linux|x11|cros", re.IGNORECASE)),
+    ("ios", regex(r"iphone|ipad|ipod", re.IGNORECASE)),
+    ("android", regex(r"android", re.IGNORECASE)),
+    ("windows", regex(r"\bwin", re.IGNORECASE)),
+    ("macos", regex(r"\bmac", re.IGNORECASE)),
+    ("linux", regex(r"linux|x11|cros", re.IGNORECASE)),
 )
 
 

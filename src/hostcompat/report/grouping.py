@@ -58,22 +58,42 @@ _ID: Final = "\x00id\x00"
 _NEUTRAL_FIELDS: Final = ("title", "detail", "remediation")
 
 
-def _own_name(name: str) -> re.Pattern[str] | None:
-    """A host's label or id as a whole name in text (not inside a longer word, path or id)."""
-    return re.compile(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])") if name.strip() else None
+def _is_word(char: str) -> bool:
+    """Whether `char` is a word character as `\\w` means it in a regular expression."""
+    return char.isalnum() or char == "_"
+
+
+def _marked(text: str, name: str, mark: str) -> str:
+    """`text` with `name` replaced by `mark` where it stands as a whole name: not inside a longer word, path or id
+    (no word character, `.`, `/` or `-` just before it, no word character, `/` or `-` just after it). Each place is
+    taken left to right, as a regular expression would, without compiling one per host.
+    """
+    if not name.strip():
+        return text
+    parts: list[str] = []
+    copied = 0
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if _is_word(before) or before in "./-" or _is_word(after) or after in "/-":
+            at = text.find(name, at + 1)
+            continue
+        parts += [text[copied:at], mark]
+        copied = end
+        at = text.find(name, end)
+    return "".join(parts) + text[copied:] if parts else text
 
 
 def _neutral(finding: WireJSON, label: str, host_id: str) -> WireJSON:
-    """The finding with its own host's label and id, where its title, detail and fix name them, as placeholders
-    (a name's pattern is compiled only for a text that holds the name: most findings never name their host).
-    """
+    """The finding with its own host's label and id, where its title, detail and fix name them, as placeholders."""
     out = dict(finding)
     for field in _NEUTRAL_FIELDS:
         value = finding.get(field)
         if isinstance(value, str):
             for name, mark in ((label, _LABEL), (host_id, _ID)):
-                if name in value and (pattern := _own_name(name)) is not None:
-                    value = pattern.sub(mark, value)
+                value = _marked(value, name, mark)
             out[field] = value
     return out
 

@@ -13,11 +13,11 @@ The document is read as the untrusted JSON it may be (a saved report): a missing
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 from xml.etree import ElementTree as ET
 
+from hostcompat._regex import regex
 from hostcompat.report.document import verdict_rank
 from hostcompat.terminal import clean_line
 from hostcompat.wire_json import WireJSON, WireValue
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from hostcompat.report.document import FailOn
     from hostcompat.report.model import ReportDocument
 
-_XML_FORBIDDEN: Final = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_XML_FORBIDDEN: Final = regex("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """What XML 1.0 does not allow in a document, escaped or not (its `Char` production)."""
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from hostcompat._regex import regex
 from hostcompat.report.view import FindingView, report_view
 from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
     from hostcompat.report.model import ReportDocument
 
-_ESCAPE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_ESCAPE = regex(r"([\\`*_{}\[\]<>()#+!|~])")
 _ICONS = {"works": "✅ works", "degraded": "⚠️ degraded", "blocked": "⛔ blocked", "unknown": "❔ unknown"}
 
 

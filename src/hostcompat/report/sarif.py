@@ -9,10 +9,10 @@ notification of the run's invocation, which then is not `executionSuccessful`.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, cast
 
+from hostcompat._regex import regex
 from hostcompat._version import __version__
 from hostcompat.wire_json import WireJSON, WireObject
 
@@ -23,7 +23,7 @@ SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION: Final = "2.1.0"
 INFORMATION_URI: Final = "https://pypi.org/project/mcp-hostcompat/"
 _LEVELS: Final = {"blocker": "error", "degraded": "warning", "info": "note"}
-_UNSAFE_PATH = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE_PATH = regex(r"[^A-Za-z0-9._-]+")
 
 
 def artifact_uri(target: TargetInfo) -> str:

@@ -16,7 +16,6 @@ The probe and the check run off the event loop's thread where they compute; prog
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import field
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 import anyio
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import HostCompatError, InvalidInput
 from hostcompat.redaction import Redactor
 from hostcompat.wire_json import WireJSON
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 _KINDS: Final = ("snapshot", "url", "command", "config")
 CONFIG_PROBES_AT_ONCE: Final = 4
 """How many servers of a config are probed at once (a config may list dozens; the machine may be small)."""
-_ENV_REFERENCE: Final = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}")
+_ENV_REFERENCE: Final = regex(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}")
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
 from typing import Literal, TypeAlias
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.clients.rules import Rule, RuleFile, load_rules, merge_rules
 from hostcompat.errors import InvalidInput
 from hostcompat.redaction import (
@@ -72,8 +72,8 @@ MCP_PATH = "/mcp"
 
 MAX_HEADERS = 64
 _MAX_ARGUMENT = 32_768
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}")
-_URL = re.compile(r"https?://[^\s]{1,2000}")
+_HEADER_NAME = regex(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}")
+_URL = regex(r"https?://[^\s]{1,2000}")
 
 
 @dataclass(frozen=True)

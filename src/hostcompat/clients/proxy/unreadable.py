@@ -12,11 +12,12 @@ import json
 import re
 from typing import NamedTuple
 
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidMessage
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
-_MEMBER = re.compile(r'\s*:\s*(-?\d+(?![.eE\d])|"(?:[^"\\]|\\.)*")')
-_COLON = re.compile(r"\s*:")
+_TOKEN = regex(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_MEMBER = regex(r'\s*:\s*(-?\d+(?![.eE\d])|"(?:[^"\\]|\\.)*")')
+_COLON = regex(r"\s*:")
 
 
 class UnreadableReply(NamedTuple):

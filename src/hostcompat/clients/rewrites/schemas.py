@@ -9,11 +9,11 @@ The rewrites of `type` are in `hostcompat.clients.rewrites.schema_types`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
+from hostcompat._regex import regex
 from hostcompat.clients.rewrites.copy_on_write import (
     JSONObject,
     map_list,
@@ -75,7 +75,7 @@ _LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
 _LEGACY_SIBLINGS = _ANNOTATION_KEYS | {"$schema"}
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The dialect of a tool schema without `$schema` (the MCP specification's default)."""
-_INDEX = re.compile(r"[0-9]{1,9}")
+_INDEX = regex(r"[0-9]{1,9}")
 
 Change = Callable[[Any], Any]
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Final, Literal, NoReturn
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import CatalogError, InvalidCatalogValue
 
 SCHEMA_VERSION: Final = 1
@@ -273,18 +274,18 @@ MAX_SOURCE: Final = 500
 MAX_ALIASES: Final = 50
 MAX_NAME_FORMAT: Final = 64
 """The longest `server.limits.toolNameFormat` template."""
-HOST_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
-ALIAS: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
-QUIRK_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9-]{0,99}\Z")
-RULE_ID: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,99}\Z")
+HOST_ID: Final = regex(r"\A[a-z0-9][a-z0-9-]{0,63}\Z")
+ALIAS: Final = regex(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
+QUIRK_ID: Final = regex(r"\A[a-z0-9][a-z0-9-]{0,99}\Z")
+RULE_ID: Final = regex(r"\A[a-z0-9][a-z0-9.-]{0,99}\Z")
 """The id of the client rule a quirk links to (`rule`)."""
-_DATE = re.compile(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
-_VERSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
-CHARSET: Final = re.compile(r"\A\[[^\[\]]{1,64}\]\Z")
+_DATE = regex(r"\A(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?\Z")
+_VERSION = regex(r"\A\d{4}-\d{2}-\d{2}\Z")
+CHARSET: Final = regex(r"\A\[[^\[\]]{1,64}\]\Z")
 """A `server.limits.toolNameCharset` value (which must also compile as a regular expression)."""
-GATE: Final = re.compile(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
+GATE: Final = regex(r"\A[a-z0-9][a-z0-9.-]{0,63}\Z")
 """The name of a server-side feature gate (`gate`), as the catalog spells it."""
-HOST_VERSION: Final = re.compile(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
+HOST_VERSION: Final = regex(r"\A[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}\Z")
 """A host version as its vendor writes it (`2.0.21`, `0.150.0-alpha.8`, `26.803.61601`)."""
 
 
@@ -418,10 +419,9 @@ def type_name(value: object) -> str:
 
 def _compiles(pattern: str) -> bool:
     try:
-        re.compile(pattern)
+        return bool(re.compile(pattern))
     except re.error:
         return False
-    return True
 
 
 def _check_name_format(value: str) -> None:

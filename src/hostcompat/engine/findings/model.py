@@ -7,12 +7,12 @@ are registered in `hostcompat.engine.findings.rules`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any, Final, TypeVar
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON, WireObject
 
@@ -25,7 +25,7 @@ MAX_TEXT_CHARS: Final = 4000
 MAX_FINDING_ITEMS: Final = 10_000
 """The most tools, resources or evidence items one finding may carry."""
 
-RULE_ID_PATTERN: Final = re.compile(r"\A[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]{3}\Z")
+RULE_ID_PATTERN: Final = regex(r"\A[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-[0-9]{3}\Z")
 """The shape of a rule id: upper-case words joined by `-`, then a three-digit number (`APPS-RENDER-001`)."""
 
 

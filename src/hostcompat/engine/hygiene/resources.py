@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.apps.bridge.methods import LEGACY_METHOD_RENAMES, METHODS
 from hostcompat.apps.constants import (
     LEGACY_RESOURCE_MIME_TYPE,
@@ -58,7 +59,7 @@ MAX_CHECKED_BLOB_CHARS: Final = 64 * 1024 * 1024
 UI_MIME_TYPES: Final = (RESOURCE_MIME_TYPE, OPENAI_WIDGET_MIME_TYPE, LEGACY_RESOURCE_MIME_TYPE)
 """MIME types that make a listed resource a UI template whatever its URI."""
 
-_HASH: Final = re.compile(r"\Asha256:[0-9a-f]{64}\Z")
+_HASH: Final = regex(r"\Asha256:[0-9a-f]{64}\Z")
 _OPENAI_RESOURCE_KEYS: Final = (OPENAI_WIDGET_CSP, OPENAI_WIDGET_DOMAIN, OPENAI_WIDGET_PREFERS_BORDER)
 _CSP_LISTS: Final = (
     ("connectDomains", "connect_domains"),
@@ -339,7 +340,7 @@ KNOWN_UI_METHODS: Final = frozenset(spec.name for spec in METHODS)
 _MAX_BRIDGE_NAMES: Final = 20
 
 
-_HTML5_DOCTYPE: Final = re.compile(r"[ \t\r\n]*<!doctype[ \t\r\n]+html[ \t\r\n]*>", re.IGNORECASE)
+_HTML5_DOCTYPE: Final = regex(r"[ \t\r\n]*<!doctype[ \t\r\n]+html[ \t\r\n]*>", re.IGNORECASE)
 """The usual opening of a page, which the sniffer would read as a document: checked first, without the parser."""
 
 

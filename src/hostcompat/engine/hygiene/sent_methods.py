@@ -14,7 +14,9 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-SENT_UI_METHOD: Final = re.compile(
+from hostcompat._regex import regex
+
+SENT_UI_METHOD: Final = regex(
     r"""["']?\bmethod["']?\s*:\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
     r"""|\b(?:request|notify|send(?:Request|Notification)?)\(\s*["'](ui/[A-Za-z0-9/_.-]{1,80})["']"""
 )

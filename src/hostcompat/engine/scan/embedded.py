@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from urllib.parse import unquote
+
+from hostcompat._regex import regex
 
 __all__ = ["decode_base64_text", "decode_data_url", "looks_like_code"]
 
-_BASE64_BODY = re.compile(r"[A-Za-z0-9+/_-]*={0,2}")
-_WHITESPACE = re.compile(r"\s+")
+_BASE64_BODY = regex(r"[A-Za-z0-9+/_-]*={0,2}")
+_WHITESPACE = regex(r"\s+")
 _CODE_MARKERS = ("(", "=", "<", "{", ";")
 
 

@@ -12,21 +12,22 @@ import re
 from typing import Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import check_deadline
 
 __all__ = ["HtmlParts", "MarkupUrl", "ScriptBlock", "split_html"]
 
-_TAG_OF_NOTE = re.compile(
+_TAG_OF_NOTE = regex(
     r"<(?:!--"
     r"|(/?)(?=([A-Za-z][A-Za-z0-9:-]*))\2(?!>)"  # a tag with attributes (the whole name, then no `>`)
     r"|()(?=([Ss][Cc][Rr][Ii][Pp][Tt]|[Ss][Tt][Yy][Ll][Ee])>)\4)"  # `<script>`, `<style>`: raw text follows
 )
 """A comment, or a tag with something to read: every other tag (`<p>`, `</div>`) is passed over, in C."""
-_OPENING_TAG = re.compile(r"<[A-Za-z]")
-_TAG_STEP = re.compile(r"""(/?>)|[\s/]*([^\s=>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?|[\s\S]""")
+_OPENING_TAG = regex(r"<[A-Za-z]")
+_TAG_STEP = regex(r"""(/?>)|[\s/]*([^\s=>/"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?|[\s\S]""")
 """One step through a tag: its end (`>` or `/>`), else an attribute (blanks and slashes before it), else a stray
 character. Every step is one character or more, so the steps follow each other with nothing skipped."""
-_RAW_TEXT_END = {name: re.compile("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
+_RAW_TEXT_END = {name: regex("</" + "".join(f"[{c}{c.upper()}]" for c in name)) for name in ("script", "style")}
 """Where a raw-text element's content ends: `</name`, ASCII case-insensitive as browsers read it."""
 _MAX_TAG_CHARS = 65_536
 _DEADLINE_EVERY = 1024

@@ -9,9 +9,9 @@ not analysed instead of clean. Linear in the input, bounded by a size budget.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import scan_deadline, ticking
 from hostcompat.engine.scan.collected import (
     MAX_FINDINGS_PER_NEED,
@@ -46,9 +46,9 @@ DEFAULT_MAX_SCAN_CHARS = 16 * 1024 * 1024
 _MAX_EMBED_DEPTH = 2
 _MAX_EMBEDDED_CHARS = 8 * 1024 * 1024
 _MAX_EXTERNALS = 1000
-_NEWLINE = re.compile("\n")
-_NOT_BLANK = re.compile(r"\S")
-_LEADING_BLANK = re.compile("[\ufeff \t\r\n]+")
+_NEWLINE = regex("\n")
+_NOT_BLANK = regex(r"\S")
+_LEADING_BLANK = regex("[\ufeff \t\r\n]+")
 _JS_MEDIA = ("javascript", "ecmascript", "module")
 _URI_LIST = "text/uri-list"
 

@@ -6,13 +6,13 @@ Both are passed through requirement derivation to the verdicts. They read and wr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireJSON, WireObject
 
@@ -42,7 +42,7 @@ MAX_NEEDS: Final = 256
 MAX_FACT_CHARS: Final = 1024
 """The longest string a connection fact may hold."""
 
-_NEED_NAME: Final = re.compile(r"\A[A-Za-z][A-Za-z0-9_.-]{0,63}\Z")
+_NEED_NAME: Final = regex(r"\A[A-Za-z][A-Za-z0-9_.-]{0,63}\Z")
 _EMPTY: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
 

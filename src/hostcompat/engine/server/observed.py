@@ -7,11 +7,11 @@ The browser run itself lives in `hostcompat.observe` (I/O); this is its pure res
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from typing import Final
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.errors import InvalidInput
 from hostcompat.wire_json import WireObject
 
@@ -19,7 +19,7 @@ RUN_STATUSES: Final = ("rendered", "blank", "no-bridge", "timeout", "crashed", "
 """How a run ended: painted something; painted nothing; never spoke the bridge; stopped at its time limit; the
 renderer died (e.g. out of memory); stopped for sending too many messages; could not run at all."""
 
-_RULE_ID: Final = re.compile(r"\AOBS-[A-Z]+-\d{3}\Z")
+_RULE_ID: Final = regex(r"\AOBS-[A-Z]+-\d{3}\Z")
 _MAX_ITEMS: Final = 256
 _MAX_TEXT: Final = 2_000
 

@@ -8,9 +8,9 @@ kept, with their age said.
 
 from __future__ import annotations
 
-import re
 from typing import Final, NamedTuple
 
+from hostcompat._regex import regex
 from hostcompat.engine.catalog.model import Fact, QuirkRef
 from hostcompat.engine.findings.model import Evidence, Severity
 from hostcompat.engine.server.digest import ServerDigest
@@ -20,7 +20,7 @@ from hostcompat.engine.verdicts.triggers import TriggerOutcome
 STALE_AFTER_MONTHS: Final = 6
 """A source older than this, with nothing saying the bug was fixed, is kept but its age is said."""
 
-_PART = re.compile(r"\d+|[A-Za-z]+")
+_PART = regex(r"\d+|[A-Za-z]+")
 
 _DECIDE: Final = (
     "Capture a result of each of these tools (hostcompat calls read-only tools without arguments by itself; "

@@ -13,15 +13,16 @@ import re
 from collections.abc import Iterable, Mapping
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.clients.proxy.config import is_loopback
 from hostcompat.errors import InvalidInput
 
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
-_ORIGIN = re.compile(
+_ORIGIN = regex(
     r"(?P<scheme>https?)://(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253})(?::(?P<port>\d{1,5}|\*))?",
     re.IGNORECASE,
 )
-_HOST = re.compile(r"(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253})(?::(?P<port>\d{1,5}|\*))?")
+_HOST = regex(r"(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253})(?::(?P<port>\d{1,5}|\*))?")
 _WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 
 

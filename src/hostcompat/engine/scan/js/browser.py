@@ -7,8 +7,7 @@ the host's iframe `allow` list carries the matching feature, so using them is a
 
 from __future__ import annotations
 
-import re
-
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import CodeView, at_word_start
 from hostcompat.engine.scan.js.lexer import is_code, prev_code_index
 from hostcompat.engine.scan.js.sdk import SdkRegion, in_regions
@@ -19,15 +18,15 @@ from hostcompat.engine.scan.raw import RawNeed
 __all__ = ["scan_permission_apis"]
 
 _PERMISSION_APIS = (
-    ("getUserMedia", re.compile(r"getUserMedia\s*\(")),
-    ("SpeechRecognition", re.compile(r"SpeechRecognition(?![\w$])")),
-    ("geolocation", re.compile(r"geolocation\s*\??\.\s*(?:getCurrentPosition|watchPosition)(?![\w$])")),
-    ("clipboard", re.compile(r"clipboard\s*\??\.\s*(?:writeText|write)\s*\(")),
+    ("getUserMedia", regex(r"getUserMedia\s*\(")),
+    ("SpeechRecognition", regex(r"SpeechRecognition(?![\w$])")),
+    ("geolocation", regex(r"geolocation\s*\??\.\s*(?:getCurrentPosition|watchPosition)(?![\w$])")),
+    ("clipboard", regex(r"clipboard\s*\??\.\s*(?:writeText|write)\s*\(")),
 )
 _GATES = {marker: gate(marker) for marker, _ in _PERMISSION_APIS}
 _NAVIGATOR_ONLY = frozenset({"geolocation", "clipboard"})
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-_NAVIGATOR_BEFORE = re.compile(r"navigator(?<!\wnavigator)\s*\??\.\s*$")
+_NAVIGATOR_BEFORE = regex(r"navigator(?<!\wnavigator)\s*\??\.\s*$")
 _MEDIA_WINDOW = 120
 _MAX_FINDINGS = 32
 

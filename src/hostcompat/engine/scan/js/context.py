@@ -14,6 +14,7 @@ from heapq import merge
 from typing import Any, NamedTuple
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import HitBudget, check_deadline
 from hostcompat.engine.scan.js.heads import arrow_head_name, function_head
 from hostcompat.engine.scan.js.lexer import (
@@ -268,7 +269,7 @@ def bracket_member_use(view: CodeView, name_start: int, name_end: int) -> Subscr
     return Subscript("read", receiver, receiver_end, close)
 
 
-_DOWNLEVEL_HEAD = re.compile(r"\(\s*([\w$]+)\s*=(?![=>])[^;{}]{0,120}?\.\s*$")
+_DOWNLEVEL_HEAD = regex(r"\(\s*([\w$]+)\s*=(?![=>])[^;{}]{0,120}?\.\s*$")
 _DOWNLEVEL_WINDOW = 160
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import check_deadline
 from hostcompat.engine.scan.js.context import CodeView, enclosing_function
 from hostcompat.engine.scan.js.lexer import is_code, matching_close_brace, next_code_index
@@ -17,8 +18,8 @@ from hostcompat.engine.scan.js.lexer import is_code, matching_close_brace, next_
 __all__ = ["is_guarded"]
 
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-_IF_OPEN = re.compile(r"if(?<!\wif)\s*\(")
-_EARLY_EXIT = re.compile(r"(?:return|throw|continue|break)\b")
+_IF_OPEN = regex(r"if(?<!\wif)\s*\(")
+_EARLY_EXIT = regex(r"(?:return|throw|continue|break)\b")
 _GUARD_WINDOW = 1500
 _CONDITION_LOOKBACK = 400
 _MAX_CONDITION = 1000
@@ -29,8 +30,8 @@ _PIECE = 65_536
 _MARGIN = 512
 """Longer than any check (and what its lookahead reads after it)."""
 """The nearest checks before a call that are looked at (a page of nothing but checks and calls stays linear)."""
-_EXPRESSION_TOKENS = re.compile(r"[{(\[})\];?]|&&")
-_PARENS = re.compile(r"[()]")
+_EXPRESSION_TOKENS = regex(r"[{(\[})\];?]|&&")
+_PARENS = regex(r"[()]")
 
 
 def is_guarded(view: CodeView, call_offset: int, check: re.Pattern[str], needs_anchor: str | None) -> bool:

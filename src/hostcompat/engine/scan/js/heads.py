@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from hostcompat._regex import regex
+
 __all__ = ["ARROW_HEAD", "FUNCTION_HEAD", "arrow_head_name", "function_head"]
 
-ARROW_HEAD: Final = re.compile(r"([\w$]+)\s*[=:]\s*(?:async\s*)?(?:\([^()]{0,300}\)|[\w$]+)\s*=>\s*$")
+ARROW_HEAD: Final = regex(r"([\w$]+)\s*[=:]\s*(?:async\s*)?(?:\([^()]{0,300}\)|[\w$]+)\s*=>\s*$")
 """`name = (…) =>`, `name: async x =>`: an arrow bound to a name, ending at the `=>`."""
-FUNCTION_HEAD: Final = re.compile(
+FUNCTION_HEAD: Final = regex(
     r"(?:\bfunction\s*\*?\s*([\w$]+)?\s*|([\w$]+)\s*(?:=|:)\s*(?:async\s*)?(?:function\b[^(]{0,40})?|"
     r"(?:async\s+|get\s+|set\s+|static\s+)*([\w$]+)\s*)$"
 )

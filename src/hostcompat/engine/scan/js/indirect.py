@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import (
     CodeView,
     at_word_start,
@@ -38,7 +39,7 @@ __all__ = [
     "sender_functions",
 ]
 
-WIRE_LITERALS = re.compile(
+WIRE_LITERALS = regex(
     r"([\"'`])(" + "|".join(re.escape(m) for m in sorted(WIRE_METHOD_NEEDS, key=len, reverse=True)) + r")\1"
 )
 """A string literal holding a view-to-host wire method."""
@@ -47,21 +48,21 @@ WIRE_GATE = gate(*WIRE_METHOD_NEEDS)
 WireHits = Sequence[re.Match[str]]
 """The `WIRE_LITERALS` matches of one stretch, found once and shared by the passes that need them."""
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-METHOD_KEY = re.compile(r"(?:method(?<!\wmethod)|[\"']method[\"'])\s*$")
+METHOD_KEY = regex(r"(?:method(?<!\wmethod)|[\"']method[\"'])\s*$")
 """The `method:` key just before a value."""
-SENDER_NAME = re.compile(r"^(?:send|request|rpc|call|notify|post|invoke|emit|dispatch)", re.IGNORECASE)
+SENDER_NAME = regex(r"^(?:send|request|rpc|call|notify|post|invoke|emit|dispatch)", re.IGNORECASE)
 """Function names that suggest a message sender."""
-_POST_MESSAGE = re.compile(r"postMessage(?![\w$])")
+_POST_MESSAGE = regex(r"postMessage(?![\w$])")
 _POST_MESSAGE_GATE = gate("postMessage")
-_JSONRPC_KEY = re.compile(r"jsonrpc(?<!\wjsonrpc)\b")
-_CONSTANT = re.compile(r"(?:(?:const(?<!\wconst)|let(?<!\wlet)|var(?<!\wvar))\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*$")
-_TABLE_KEY = re.compile(r"([A-Za-z_$][\w$]*)[\"']?\s*:\s*$")
-_MCP_UI_ARGUMENT = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
+_JSONRPC_KEY = regex(r"jsonrpc(?<!\wjsonrpc)\b")
+_CONSTANT = regex(r"(?:(?:const(?<!\wconst)|let(?<!\wlet)|var(?<!\wvar))\s+|,\s*)([A-Za-z_$][\w$]*)\s*=\s*$")
+_TABLE_KEY = regex(r"([A-Za-z_$][\w$]*)[\"']?\s*:\s*$")
+_MCP_UI_ARGUMENT = regex(r"([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
 """A quoted mcp-ui action type."""
 _MAX_CONSTANTS = 64
 _MAX_SENDER_WALK = 4
-_EXPRESSION_ARROW = re.compile(
+_EXPRESSION_ARROW = regex(
     r"(?:const(?<!\wconst)|let(?<!\wlet)|var(?<!\wvar))\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?"
     r"(?:\([^()]{0,200}\)|[\w$]+)\s*=>[^;{}]{0,200}$"
 )

@@ -11,7 +11,6 @@ module's Python code is the reference and the fallback, and both give identical 
 from __future__ import annotations
 
 import importlib
-import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import MutableSequence, Sequence
@@ -20,6 +19,7 @@ from functools import cached_property
 from types import ModuleType
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import check_deadline
 
 __all__ = [
@@ -43,14 +43,14 @@ TEMPLATE = 2
 COMMENT = 3
 REGEX = 4
 
-_NEXT_SPECIAL = re.compile(r"[\"'`/]")
-_NEXT_SPECIAL_IN_TEMPLATE_EXPR = re.compile(r"[\"'`/{}]")
-_DOUBLE_QUOTED = re.compile(r'"[^"\\\r\n]*(?:\\[\s\S][^"\\\r\n]*)*"?')
-_SINGLE_QUOTED = re.compile(r"'[^'\\\r\n]*(?:\\[\s\S][^'\\\r\n]*)*'?")
-_TEMPLATE_TEXT = re.compile(r"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*")
-_REGEX_BODY = re.compile(r"/(?:[^\\/\[\r\n]|\\[^\r\n]|\[(?:[^\]\\\r\n]|\\[^\r\n])*\])+/[A-Za-z]*")
-_LINE_END = re.compile(r"[\r\n\u2028\u2029]")
-_BRACES = re.compile(r"[{}]")
+_NEXT_SPECIAL = regex(r"[\"'`/]")
+_NEXT_SPECIAL_IN_TEMPLATE_EXPR = regex(r"[\"'`/{}]")
+_DOUBLE_QUOTED = regex(r'"[^"\\\r\n]*(?:\\[\s\S][^"\\\r\n]*)*"?')
+_SINGLE_QUOTED = regex(r"'[^'\\\r\n]*(?:\\[\s\S][^'\\\r\n]*)*'?")
+_TEMPLATE_TEXT = regex(r"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*")
+_REGEX_BODY = regex(r"/(?:[^\\/\[\r\n]|\\[^\r\n]|\[(?:[^\]\\\r\n]|\\[^\r\n])*\])+/[A-Za-z]*")
+_LINE_END = regex(r"[\r\n\u2028\u2029]")
+_BRACES = regex(r"[{}]")
 _DEADLINE_EVERY = 4096
 _WORD_BEFORE_REGEX = frozenset(
     {

@@ -14,6 +14,7 @@ import re
 from typing import Final, Literal
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.scan.budget import HitBudget
 from hostcompat.engine.scan.js.browser import scan_permission_apis
 from hostcompat.engine.scan.js.context import (
@@ -70,14 +71,14 @@ __all__ = ["JsScan", "scan_js"]
 _BRIDGE_NAMES = frozenset([*APP_METHOD_NEEDS, *OPENAI_METHOD_NEEDS])
 
 
-_API_NAMES = re.compile("(" + word_alternation(sorted([*_BRIDGE_NAMES, *APP_HANDLER_PROPERTIES])) + r")(?![\w$])")
+_API_NAMES = regex("(" + word_alternation(sorted([*_BRIDGE_NAMES, *APP_HANDLER_PROPERTIES])) + r")(?![\w$])")
 _OPENAI_RECEIVERS = frozenset({"openai"})
 _API_GATE = gate(*sorted([*_BRIDGE_NAMES, *APP_HANDLER_PROPERTIES]))
-_AUTO_RESIZE_OFF = re.compile(r"autoResize[\"']?\s*:\s*(?:!1|false|0)(?![\w$])")
+_AUTO_RESIZE_OFF = regex(r"autoResize[\"']?\s*:\s*(?:!1|false|0)(?![\w$])")
 _AUTO_RESIZE_GATE = gate("autoResize")
 _EXT_APPS_PACKAGE = "@modelcontextprotocol/ext-apps"
 _EXT_APPS_GATE = gate(_EXT_APPS_PACKAGE)
-_EXT_APPS_PATTERN = re.compile(re.escape(_EXT_APPS_PACKAGE))
+_EXT_APPS_PATTERN = regex(re.escape(_EXT_APPS_PACKAGE))
 _GUARD_PATTERNS: dict[str, re.Pattern[str]] = {}
 
 

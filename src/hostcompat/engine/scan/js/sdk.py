@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 
 from hostcompat._dataclass import dataclass
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import CodeView
 from hostcompat.engine.scan.js.lexer import enclosing_open_brace, matching_close_brace, prev_code_index, span_index_at
 from hostcompat.engine.scan.prefilter import gate
@@ -20,15 +21,15 @@ from hostcompat.engine.scan.prefilter import gate
 __all__ = ["SdkRegion", "find_adapter_regions", "find_sdk_regions", "in_regions", "merge_regions"]
 
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-_CLASS_HEAD = re.compile(r"class(?<!\wclass)(?:\s+[\w$]+)?(?:\s+extends\s+[\w$.()]{1,80})?\s*$")
+_CLASS_HEAD = regex(r"class(?<!\wclass)(?:\s+[\w$]+)?(?:\s+extends\s+[\w$.()]{1,80})?\s*$")
 _MIN_DEFINITIONS = 3
 _MAX_MEMBER_DISTANCE = 65_536
 _MAX_BODY = 8 * 1024 * 1024
 _EXT_APPS_MARKERS = ("_assertInitialized", "autoResize", "ui/initialize", "getHostCapabilities")
 _ADAPTER_TYPES = ("tool", "prompt", "intent", "notify", "link", "ui-size-change", "ui-lifecycle-iframe-ready")
-_ADAPTER_LITERAL = re.compile(r"([\"'])(" + "|".join(re.escape(t) for t in _ADAPTER_TYPES) + r")\1")
+_ADAPTER_LITERAL = regex(r"([\"'])(" + "|".join(re.escape(t) for t in _ADAPTER_TYPES) + r")\1")
 _ADAPTER_GATE = gate(*(quote + t + quote for t in _ADAPTER_TYPES for quote in "\"'"))
-_CASE_BEFORE = re.compile(r"(?:case(?<!\wcase)|===?)\s*$")
+_CASE_BEFORE = regex(r"(?:case(?<!\wcase)|===?)\s*$")
 _MIN_DISPATCHED = 3
 _MAX_CLASS_WALK = 12
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import (
     CodeView,
     at_word_start,
@@ -35,24 +36,24 @@ from hostcompat.engine.scan.raw import RawNeed, RawSdk
 
 __all__ = ["scan_mcp_ui", "scan_openai"]
 
-_OPENAI_NAME = re.compile(r"openai(?![\w$])")
-_GLOBAL_BEFORE = re.compile(r"(?:window|globalThis|self)\s*\??\.\s*$")
-_MEMBER_AFTER = re.compile(
+_OPENAI_NAME = regex(r"openai(?![\w$])")
+_GLOBAL_BEFORE = regex(r"(?:window|globalThis|self)\s*\??\.\s*$")
+_MEMBER_AFTER = regex(
     r"\s*(?:\??\.\s*(?P<dot>[A-Za-z_$][\w$]*)|(?:\?\.)?\s*\[\s*(?P<q>[\"'])(?P<sub>[A-Za-z_$][\w$]*)(?P=q)\s*\])"
 )
 """`.name`, `?.name`, `["name"]` or `?.["name"]` after a reference to the runtime."""
 _GLOBALS: Final = frozenset({"window", "globalThis", "self"})
-_SET_GLOBALS = re.compile(r"openai:set_globals")
-_DESTRUCTURED = re.compile(r"\{([^{}]{1,400})\}\s*=\s*$")
-_MCP_UI_TYPE = re.compile(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
-_MCP_UI_MARKERS = re.compile(r"ui-(?:lifecycle-iframe-ready|request-render-data|message-received)(?=[\"'`])")
+_SET_GLOBALS = regex(r"openai:set_globals")
+_DESTRUCTURED = regex(r"\{([^{}]{1,400})\}\s*=\s*$")
+_MCP_UI_TYPE = regex(r"type[\"']?\s*:\s*([\"'])(" + "|".join(re.escape(t) for t in MCP_UI_TYPE_NEEDS) + r")\1")
+_MCP_UI_MARKERS = regex(r"ui-(?:lifecycle-iframe-ready|request-render-data|message-received)(?=[\"'`])")
 _MCP_UI_MARKERS_GATE = gate("ui-lifecycle-iframe-ready", "ui-request-render-data", "ui-message-received")
 _OPENAI_GATE = gate("openai")
 _MCP_UI_TYPE_GATE = gate(*(quote + t + quote for t in MCP_UI_TYPE_NEEDS for quote in "\"'"))
-_NOT_THE_HOST = re.compile(r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$")
+_NOT_THE_HOST = regex(r"(?i)(?:worker|port\d*|channel|contentWindow|socket)[\w$]*\s*\??\.\s*postMessage\s*\(\s*$")
 """A `postMessage` whose receiver is plainly not the host window: a worker, a message port, a child frame."""
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-_PAYLOAD_KEY = re.compile(r"(?:payload(?<!\wpayload)|[\"']payload[\"'])\s*[:,}]")
+_PAYLOAD_KEY = regex(r"(?:payload(?<!\wpayload)|[\"']payload[\"'])\s*[:,}]")
 _MAX_ALIASES = 8
 _MAX_SCOPE = 1 << 22
 

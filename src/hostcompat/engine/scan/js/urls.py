@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import CodeView, at_word_start, callee_before, is_literal_at
 from hostcompat.engine.scan.js.lexer import (
     STRING,
@@ -25,40 +26,40 @@ from hostcompat.engine.scan.raw import RawEmbedded, RawExternal, RawUrl
 
 __all__ = ["decode_js_string", "domain_of", "scan_embedded", "scan_urls"]
 
-_URL_TAIL = re.compile(r"//[^\s\"'`\\]{1,2048}")
+_URL_TAIL = regex(r"//[^\s\"'`\\]{1,2048}")
 _URL_GATE = gate("//")
 _SCHEMES = ("https:", "http:", "wss:", "ws:")
 _QUOTES = "\"'`"
 _IMPORT_SPECIFIERS = tuple(
-    (re.compile(keyword + r"\s*([\"'])([^\"'\r\n]{1,2048})\1"), gate(keyword)) for keyword in ("import", "from")
+    (regex(keyword + r"\s*([\"'])([^\"'\r\n]{1,2048})\1"), gate(keyword)) for keyword in ("import", "from")
 )
-_DATA_CODE = re.compile(r"data:(?:text|application)/(?:javascript|ecmascript|html)")
+_DATA_CODE = regex(r"data:(?:text|application)/(?:javascript|ecmascript|html)")
 _SPECIFIER_GATE = gate("import", "from")
-_CONFIG_KEY = re.compile(r"([\w$]+)[\"']?\s*:\s*$")
-_COMPOUND_URL_KEY = re.compile(r"(?:[a-z0-9_$](?:Url|URL|Uri|URI|Src)|[Ee]ndpoint)$")
-_PLAIN_URL_KEY = re.compile(r"^(?:url|uri|src)$", re.IGNORECASE)
+_CONFIG_KEY = regex(r"([\w$]+)[\"']?\s*:\s*$")
+_COMPOUND_URL_KEY = regex(r"(?:[a-z0-9_$](?:Url|URL|Uri|URI|Src)|[Ee]ndpoint)$")
+_PLAIN_URL_KEY = regex(r"^(?:url|uri|src)$", re.IGNORECASE)
 # `word(?<!\wword)` is `\bword` spelled so that the regex engine can skip ahead to the word (a leading `\b` stops it)
-_CONSTRUCTOR_BEFORE = re.compile(r"new(?<!\wnew)\s+[\w$.]+\s*\(\s*$")
-_BOUND_CONFIG = re.compile(r"(?:Url|URL|Src|Uri)[\"']?\s*:\s*([A-Za-z_$][\w$]*)\s*[,}]")
+_CONSTRUCTOR_BEFORE = regex(r"new(?<!\wnew)\s+[\w$.]+\s*\(\s*$")
+_BOUND_CONFIG = regex(r"(?:Url|URL|Src|Uri)[\"']?\s*:\s*([A-Za-z_$][\w$]*)\s*[,}]")
 _BOUND_CONFIG_GATE = gate("Url", "URL", "Src", "Uri")
-_FROM_OR_IMPORT = re.compile(r"(?:from(?<!\wfrom)|import(?<!\wimport))\s*$")
-_XHR_OPEN = re.compile(r"\.open\(\s*[\"'][A-Za-z]+[\"']\s*,\s*$")
-_SRC_ASSIGN = re.compile(r"\.src\s*=\s*$")
+_FROM_OR_IMPORT = regex(r"(?:from(?<!\wfrom)|import(?<!\wimport))\s*$")
+_XHR_OPEN = regex(r"\.open\(\s*[\"'][A-Za-z]+[\"']\s*,\s*$")
+_SRC_ASSIGN = regex(r"\.src\s*=\s*$")
 _BOUND_TAIL = r"\s*(?:`\$\{\s*([A-Za-z_$][\w$]*)\s*\}|([A-Za-z_$][\w$]*)\s*[),;+])"
 _BOUND_USES = tuple(
-    (name, re.compile(re.escape(name) + (r"\s*=" if name == ".src" else r"\s*\(") + _BOUND_TAIL), gate(name))
+    (name, regex(re.escape(name) + (r"\s*=" if name == ".src" else r"\s*\(") + _BOUND_TAIL), gate(name))
     for name in ("fetch", "WebSocket", "EventSource", "import", "importScripts", "Worker", "sendBeacon", ".src")
 )
-_BINDING = re.compile(r"([A-Za-z_$][\w$]*)\s*=\s*$")
-_ATOB = re.compile(r"atob\s*\(\s*([\"'`])")
-_BLOB_PART = re.compile(r"Blob\s*\(\s*\[\s*([\"'`])")
+_BINDING = regex(r"([A-Za-z_$][\w$]*)\s*=\s*$")
+_ATOB = regex(r"atob\s*\(\s*([\"'`])")
+_BLOB_PART = regex(r"Blob\s*\(\s*\[\s*([\"'`])")
 _EMBEDDED = (
     (_ATOB, "base64", gate("atob")),
     (_BLOB_PART, "text", gate("Blob")),
     (_DATA_CODE, "data-url", gate("data:")),
 )
-_ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\r\n|[\s\S])")
-_HOST = re.compile(r"^(?:(https?|wss?):)?//([^/?#\s]+)", re.IGNORECASE)
+_ESCAPE = regex(r"\\(u\{[0-9A-Fa-f]{1,6}\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\r\n|[\s\S])")
+_HOST = regex(r"^(?:(https?|wss?):)?//([^/?#\s]+)", re.IGNORECASE)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _CONNECT_CALLEES = {"fetch": "connect", "WebSocket": "connect", "EventSource": "connect", "sendBeacon": "connect"}
 _CODE_CALLEES: dict[str, ExternalKind] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from hostcompat._regex import regex
 from hostcompat.engine.scan.js.context import CodeView, at_word_start, find_words
 from hostcompat.engine.scan.js.lexer import enclosing_open_brace, is_code, next_code_index, prev_code_index
 from hostcompat.engine.scan.js.sdk import SdkRegion, in_regions
@@ -20,7 +21,7 @@ from hostcompat.engine.scan.raw import RawNeed
 
 __all__ = ["wrapper_method_calls"]
 
-_MEMBER_HEAD = re.compile(
+_MEMBER_HEAD = regex(
     r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:\([^()]{0,300}\)|[A-Za-z_$][\w$]*)\s*=>|\([^()]{0,300}\)\s*\{)"
 )
 _NOT_METHODS = frozenset(
