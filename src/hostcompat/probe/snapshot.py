@@ -7,7 +7,6 @@ to cut, and why, is in `coverage` and `events`.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from collections.abc import Mapping
@@ -32,6 +31,7 @@ from hostcompat.probe._json import (
     expect_str,
 )
 from hostcompat.probe._json_stream import JSONTooLarge, load_json
+from hostcompat.probe._whole_json import load_whole_json
 from hostcompat.probe.calls import CallOutcome, CallRecord, call_outcomes, call_results, records_from_json
 from hostcompat.probe.events import COVERAGES, DIMENSIONS, UNKNOWN_COVERAGES, Coverage, Dimension, ProbeEvent
 from hostcompat.probe.limits import Limits
@@ -360,16 +360,20 @@ def snapshot_from_json(text: str | bytes) -> Snapshot:
     Raises:
         InvalidSnapshot: not UTF-8, not JSON, nested too deeply, or not a snapshot of a readable version.
     """
-    source: IO[bytes] | str = io.BytesIO(text) if isinstance(text, bytes) else text
-    return _parse_snapshot(source, len(text), preview=text[:200])
+    return _parse_snapshot(text, len(text), preview=text[:200])
 
 
-def _parse_snapshot(source: IO[bytes] | str, max_bytes: int, *, preview: object, chunk: int = 1 << 20) -> Snapshot:
-    """Parse and check a snapshot from a stream (read `chunk` bytes and up at a time) or a text; the parsed tree is
-    not copied.
+def _parse_snapshot(
+    source: IO[bytes] | bytes | str, max_bytes: int, *, preview: object, chunk: int = 1 << 20
+) -> Snapshot:
+    """Parse and check a snapshot from a stream (read `chunk` bytes and up at a time), a whole file's bytes or a
+    text; the parsed tree is not copied.
     """
     try:
-        data = load_json(source, max_bytes=max_bytes, chunk=chunk)
+        if isinstance(source, bytes):
+            data = load_whole_json(source, max_bytes=max_bytes)
+        else:
+            data = load_json(source, max_bytes=max_bytes, chunk=chunk)
     except JSONTooLarge:
         raise
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
@@ -421,6 +425,11 @@ def read_snapshot(path: str | os.PathLike[str], *, max_bytes: int = MAX_SNAPSHOT
     try:
         with source.open("rb") as stream:
             size = os.fstat(stream.fileno()).st_size  # 0 for a pipe or a device: read in pieces
+            if 0 < size <= min(_WHOLE_FILE_BYTES, max_bytes):
+                whole = stream.read(size + 1)
+                if len(whole) == size:  # all of it (a file that grows or shrinks meanwhile is read in pieces)
+                    return _parse_snapshot(whole, max_bytes, preview=str(source))
+                stream.seek(0)
             chunk = size + 1 if 0 < size <= _WHOLE_FILE_BYTES else 1 << 20
             return _parse_snapshot(stream, max_bytes, preview=str(source), chunk=chunk)
     except JSONTooLarge as error:
