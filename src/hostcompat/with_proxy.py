@@ -13,7 +13,6 @@ declared upstream) changes what a live server answers, which a snapshot does not
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -27,7 +26,7 @@ from hostcompat.clients.rewrite import (
     rewrite_result,
     with_server_capabilities,
 )
-from hostcompat.clients.rule_model import Rule
+from hostcompat.clients.rule_model import Rule, name_matches
 from hostcompat.clients.versions import Version, try_parse_version
 from hostcompat.engine.catalog.model import Catalog, HostProfile
 from hostcompat.engine.verdicts.model import Evaluation, HostReport
@@ -76,14 +75,14 @@ def known_version(host: HostProfile, rules: Iterable[Rule] = ()) -> str | None:
     parsed = [version for version in (try_parse_version(text) for text in texts) if version is not None]
     for rule in rules:
         for match in rule.clients:
-            if any(fnmatch.fnmatchcase(str(name), match.name) for name in client_names):
+            if any(name_matches(str(name), match.name) for name in client_names):
                 parsed += [comparator.version for comparator in match.versions.comparators]
     newest: Version | None = max(parsed, default=None)
     return None if newest is None else str(newest)
 
 
 def _names(rule: Rule, client_name: str) -> bool:
-    return any(fnmatch.fnmatchcase(client_name, match.name) for match in rule.clients)
+    return any(name_matches(client_name, match.name) for match in rule.clients)
 
 
 def client_for_host(host: HostProfile, rules: Iterable[Rule], version: str = "") -> tuple[str, str]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import base64
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hostcompat.engine.scan.embedded import decode_base64_text
+from hostcompat.engine.scan.embedded import _is_base64_body, decode_base64_text
 
 
 @settings(max_examples=300, deadline=None)
@@ -31,3 +32,10 @@ def test_a_payload_that_is_not_base64_is_refused_with_or_without_whitespace() ->
     assert decode_base64_text("  \n ", 100) is None
     assert decode_base64_text("aGk=", 100) == "hi"
     assert decode_base64_text("aG k=\n", 100) == "hi"
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=st.sampled_from("QUJDRA+/_-=é \n!"), max_size=24) | st.text(max_size=12))
+def test_the_body_check_is_the_base64_pattern(text: str) -> None:
+    expected = bool(text) and re.fullmatch(r"[A-Za-z0-9+/_-]*={0,2}", text) is not None
+    assert _is_base64_body(text) == expected

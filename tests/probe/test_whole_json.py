@@ -94,3 +94,10 @@ def test_without_orjson_the_standard_reader_reads(monkeypatch: pytest.MonkeyPatc
 def test_a_document_over_the_limit_is_refused() -> None:
     with pytest.raises(JSONTooLarge):
         load_whole_json(b'{"a": "' + b"x" * 200 + b'"}', max_bytes=100)
+
+
+@needs_orjson
+def test_nesting_orjson_reads_but_the_standard_reader_may_not_is_left_to_the_standard_reader() -> None:
+    for depth in (150, 1000, 1020):
+        data = b"[" * depth + b"]" * depth
+        assert outcome(lambda d: load_whole_json(d, max_bytes=len(d)), data) == outcome(standard, data)

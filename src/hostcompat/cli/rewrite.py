@@ -11,7 +11,6 @@ name no rule names that is a catalog host stands for the clientInfo that host se
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import math
 import sys
@@ -22,7 +21,7 @@ from hostcompat.cli._command import Command
 from hostcompat.clients.detect import ClientIdentity, parse_client_spec
 from hostcompat.clients.rewrite import infer_method, plan_rewrites, rewrite_result
 from hostcompat.clients.rewrites.operations import RESULT_METHODS
-from hostcompat.clients.rule_model import Rule
+from hostcompat.clients.rule_model import Rule, name_matches
 from hostcompat.clients.rules import load_rules
 from hostcompat.errors import CatalogError, InvalidInput
 from hostcompat.terminal import clean_line, write_json
@@ -119,7 +118,7 @@ def _method(requested: str | None, result: Any) -> str:
 def _client(spec: str, rules: Sequence[Rule], err: TextIO) -> ClientIdentity:
     """The client `spec` names: as typed when a rule names it, else the catalog host of that id or alias, if any."""
     identity = parse_client_spec(spec)
-    if any(fnmatch.fnmatchcase(identity.name, match.name) for rule in rules for match in rule.clients):
+    if any(name_matches(identity.name, match.name) for rule in rules for match in rule.clients):
         return identity
     from hostcompat.cli._as_host import client_for_host
     from hostcompat.engine.catalog.load import load_catalog

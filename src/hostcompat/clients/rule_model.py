@@ -6,6 +6,7 @@ Plain frozen values; validation and loading live in `hostcompat.clients.rules`, 
 from __future__ import annotations
 
 import fnmatch
+import functools
 from typing import Literal
 
 from hostcompat._dataclass import dataclass
@@ -17,6 +18,14 @@ SourceKind = Literal["issue", "pr", "doc", "observed"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("issue", "pr", "doc", "observed")
 
 
+@functools.lru_cache(maxsize=4096)
+def name_matches(name: str, pattern: str) -> bool:
+    """Whether a clientInfo `name` is one a rule's `pattern` names (exact, or a case-sensitive glob), remembered:
+    one check meets the same few names and patterns thousands of times (every host against every rule).
+    """
+    return fnmatch.fnmatchcase(name, pattern)
+
+
 @dataclass(frozen=True)
 class ClientMatch:
     """Which clients a rule is for: a `clientInfo.name` (exact, or a glob with `*`, `?`, `[…]`) and a range."""
@@ -26,7 +35,7 @@ class ClientMatch:
 
     def matches(self, identity: ClientIdentity) -> bool:
         """Whether `identity` has this name (case-sensitive) and a version in range."""
-        return fnmatch.fnmatchcase(identity.name, self.name) and self.versions.contains(identity.version)
+        return name_matches(identity.name, self.name) and self.versions.contains(identity.version)
 
 
 @dataclass(frozen=True)
@@ -95,4 +104,5 @@ __all__ = [
     "Source",
     "SourceKind",
     "Trigger",
+    "name_matches",
 ]

@@ -121,7 +121,12 @@ def _finding_block(finding: FindingView, width: int) -> list[str]:
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     """`text` wrapped at spaces (never inside a rule id, URL or name that fits on a line: only a word wider than a
     whole line is split, so that no line is wider than `width` and nothing is cut).
+
+    Text that fits on the first line, holds no whitespace but spaces and does not end in one is that line as it
+    is, which is what `textwrap` makes of it too, without splitting and joining it (most lines of a report).
     """
+    if text and len(first) + len(text) <= width and text.isprintable() and text[-1] != " ":
+        return [first + text]
     return textwrap.wrap(
         text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=True, break_on_hyphens=False
     )

