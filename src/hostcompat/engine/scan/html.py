@@ -7,8 +7,9 @@ governs (`<link href>`, `<img src>`, `<iframe src>` …). HTML comments hide all
 
 from __future__ import annotations
 
-import html
+import importlib
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from hostcompat._dataclass import dataclass
@@ -182,13 +183,21 @@ def _read_attributes(source: str, pos: int, end: int) -> tuple[dict[str, tuple[s
     return attributes, limit
 
 
+def _unescape(text: str) -> str:
+    """`html.unescape(text)`; `html` (and its table of 2,000 entities) is imported for the first text with an `&`."""
+    if "&" not in text:
+        return text  # what `html.unescape` returns too
+    unescape: Callable[[str], str] = importlib.import_module("html").unescape
+    return unescape(text)
+
+
 def _collect_handlers(
     source: str, tag_offset: int, attributes: dict[str, tuple[str, int]], scripts: list[ScriptBlock]
 ) -> None:
     for attribute, (value, offset) in attributes.items():
         if not attribute.startswith("on") or not value:
             continue
-        decoded = html.unescape(value)
+        decoded = _unescape(value)
         scripts.append(
             ScriptBlock("handler", tag_offset, offset, offset + len(value), None, decoded if decoded != value else None)
         )
@@ -199,14 +208,14 @@ def _collect_urls(name: str, attributes: dict[str, tuple[str, int]], tag_offset:
         rels = set(attributes.get("rel", ("", 0))[0].lower().split())
         href = attributes.get("href")
         if href and rels & _LINK_RESOURCE_RELS:
-            urls.append(MarkupUrl(url=html.unescape(href[0]).strip(), directive="resource", offset=href[1]))
+            urls.append(MarkupUrl(url=_unescape(href[0]).strip(), directive="resource", offset=href[1]))
         return
     spec = _URL_ATTRIBUTES.get(name)
     if spec is None:
         return
     found = attributes.get(spec[0])
     if found and found[0].strip():
-        urls.append(MarkupUrl(url=html.unescape(found[0]).strip(), directive=spec[1], offset=found[1]))
+        urls.append(MarkupUrl(url=_unescape(found[0]).strip(), directive=spec[1], offset=found[1]))
 
 
 def _collect_script(
@@ -226,6 +235,6 @@ def _collect_script(
         return
     kind = "module" if script_type == "module" else "inline"
     if src is not None and src[0].strip():
-        scripts.append(ScriptBlock(kind, tag_offset, src[1], src[1], html.unescape(src[0]).strip(), None))
+        scripts.append(ScriptBlock(kind, tag_offset, src[1], src[1], _unescape(src[0]).strip(), None))
         return
     scripts.append(ScriptBlock(kind, tag_offset, content_start, content_end, None, None))
