@@ -21,8 +21,11 @@ SOURCE_KINDS: tuple[SourceKind, ...] = ("issue", "pr", "doc", "observed")
 @functools.lru_cache(maxsize=4096)
 def name_matches(name: str, pattern: str) -> bool:
     """Whether a clientInfo `name` is one a rule's `pattern` names (exact, or a case-sensitive glob), remembered:
-    one check meets the same few names and patterns thousands of times (every host against every rule).
+    one check meets the same few names and patterns thousands of times (every host against every rule). A pattern
+    with no `*`, `?` or `[` is the name itself, as `fnmatch` would say without compiling it.
     """
+    if "*" not in pattern and "?" not in pattern and "[" not in pattern:
+        return name == pattern
     return fnmatch.fnmatchcase(name, pattern)
 
 
