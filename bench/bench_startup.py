@@ -9,6 +9,10 @@ median and minimum wall time and the ratios to `import mcp`.
 Run: `python bench/bench_startup.py [--runs 15] [--snapshot FILE] [--bytecode]` (without `--snapshot`, a snapshot of
 the built-in example server is captured first).
 
+`--start CHECKOUT` (with `--json`) also times, in the same turns, the pdf check by a checkout of the commit issue 18
+was filed against (3cbc869, its `src/` on `PYTHONPATH`): the issue quotes that hostcompat at 474 ms beside MCPJam's
+221, so its time here scales MCPJam's figure to this machine (`MCPJam, scaled`: 221 / 474 of it).
+
 `--live` times a live check instead: `hostcompat check -- node <server-basic-react>` (the ext-apps example from
 `interop/node_modules`, over stdio) against `bench/raw_client.py`, a client with no SDK making the same exchange
 (the floor), interleaved; it prints medians, min-max and the ratio to the floor (target: at most 1.3x).
@@ -62,6 +66,8 @@ def example_snapshot(folder: Path) -> Path:
 
 MCPJAM_PDF_CHECK_MS = 221.0
 """MCPJam's offline check of the pdf example's snapshot, as quoted in issue 18 (measured there side by side)."""
+START_PDF_CHECK_MS = 474.0
+"""hostcompat's same check at the commit issue 18 was filed against (3cbc869), as quoted beside MCPJam's there."""
 
 
 def pdf_snapshot(folder: Path) -> Path | None:
@@ -76,14 +82,24 @@ def pdf_snapshot(folder: Path) -> Path | None:
     return write_snapshot(corpus_snapshot("server-pdf"), folder / "pdf.snapshot.json")
 
 
-def interleaved(commands: dict[str, list[str]], runs: int, env: dict[str, str] | None) -> dict[str, list[float]]:
-    """Each command's wall times, `runs` rounds taking turns (after one warm-up run each)."""
+def interleaved(
+    commands: dict[str, list[str]],
+    runs: int,
+    env: dict[str, str] | None,
+    extra_env: dict[str, dict[str, str]] | None = None,
+) -> dict[str, list[float]]:
+    """Each command's wall times, `runs` rounds taking turns (after one warm-up run each); `extra_env` adds variables
+    for some commands.
+    """
+    envs = dict.fromkeys(commands, env)
+    for name, extra in (extra_env or {}).items():
+        envs[name] = {**(os.environ if env is None else env), **extra}
     samples: dict[str, list[float]] = {name: [] for name in commands}
-    for command in commands.values():
-        timed(command, env)  # warm the file cache (and, with --bytecode, the byte code cache)
+    for name, command in commands.items():
+        timed(command, envs[name])  # warm the file cache (and, with --bytecode, the byte code cache)
     for _ in range(runs):
         for name, command in commands.items():
-            samples[name].append(timed(command, env))
+            samples[name].append(timed(command, envs[name]))
     return samples
 
 
@@ -190,8 +206,12 @@ def json_main(argv: list[str]) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--bytecode", action="store_true")
     parser.add_argument("--live", action="store_true")
+    parser.add_argument("--start", type=Path, metavar="CHECKOUT", help="a checkout of 3cbc869: MCPJam's figure scaled")
     args = parser.parse_args(argv)
+    if args.start is not None and not (args.start / "src" / "hostcompat").is_dir():
+        sys.exit(f"--start: {args.start} is not a checkout of hostcompat (no src/hostcompat)")
     python, flags = sys.executable, ["--format", "json", "--fail-on", "never"]
+    extra_env: dict[str, dict[str, str]] = {}
     figures = Figures("bench_startup")
     with tempfile.TemporaryDirectory() as scratch:
         env = bytecode_env(Path(scratch)) if args.bytecode else None
@@ -210,9 +230,20 @@ def json_main(argv: list[str]) -> None:
                 sys.exit("no pdf example in the widget corpus (python scripts/capture_widgets.py)")
             commands = {"check pdf": [python, "-m", "hostcompat", "check", str(pdf), *flags]}
             figures.quoted["check pdf"] = quoted("ms", MCPJAM_PDF_CHECK_MS)
-        samples = interleaved(commands, max(1, args.runs), env)
+            if args.start is not None:
+                commands["check pdf at start"] = commands["check pdf"]
+                extra_env["check pdf at start"] = {"PYTHONPATH": str((args.start / "src").resolve())}
+            else:
+                figures.skipped["mcpjam scaled"] = "needs --start CHECKOUT (a checkout of 3cbc869)"
+        samples = interleaved(commands, max(1, args.runs), env, extra_env)
     for name, seconds in samples.items():
         figures.measured[name] = measured("ms", (value * 1000 for value in seconds), note)
+    start = samples.get("check pdf at start")
+    if start is not None:
+        scaled = (value * 1000 * MCPJAM_PDF_CHECK_MS / START_PDF_CHECK_MS for value in start)
+        at_start = statistics.median(start) * 1000
+        why = f"221 ms x hostcompat at 3cbc869 here ({at_start:.0f} ms) / its 474 ms quoted in issue 18"
+        figures.measured["mcpjam scaled"] = measured("ms", scaled, why)
     write_figures(args.json, figures)
 
 

@@ -12,8 +12,13 @@ on 2026-12-05, @mcpjam/sdk 0.8.16, 0.9.3 and 1.14.0, @mcpjam/inspector 1.0.4 and
 1.1.6 hold neither the catalog and evaluation nor the widget scan (MCPJam/inspector's `sdk/src/host-compat/`); the
 scan rows also show MCPJam's patterns run by Node's own regex engine on the same bytes, measured in the run.
 
-Run: `python bench/summary.py [--repeat 3] [--quick] [--only NAME] [--json FILE]` (after `npm ci` in interop/ and
-`python scripts/capture_widgets.py`; `--quick` runs each script twice with fewer samples, about two minutes).
+MCPJam's offline check was quoted from the issue author's machine, beside hostcompat's at the commit the issue was
+filed against (221 and 474 ms). With `--start CHECKOUT` (a checkout of that commit, 3cbc869: `git worktree add
+../start 3cbc869`), that hostcompat runs here in the same turns, and MCPJam's figure is scaled by it to this machine.
+
+Run: `python bench/summary.py [--repeat 3] [--quick] [--only NAME] [--json FILE] [--start CHECKOUT]` (after `npm ci`
+in interop/ and `python scripts/capture_widgets.py`; `--quick` runs each script twice with fewer samples, about two
+minutes).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _figures import Figures, Spread, read_figures
+from summary_rows import ROWS, Row
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -77,196 +83,6 @@ SOURCES = {
 }
 
 
-@dataclass(frozen=True)
-class Target:
-    """`value` (the figure itself, or its ratio to the reference) at least or at most `bound`."""
-
-    on: str  # "value" or "ratio"
-    at_least: bool
-    bound: float
-    text: str
-
-    def met(self, value: float, ratio: float | None) -> bool | None:
-        """Whether the target is met by the medians; None when it needs a ratio there is none of."""
-        checked = value if self.on == "value" else ratio
-        if checked is None:
-            return None
-        return checked >= self.bound if self.at_least else checked <= self.bound
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line of the table: a figure of a source, its reference (a figure measured in the same run, a quoted
-    one, or none) and its target.
-    """
-
-    name: str
-    source: str
-    figure: str
-    reference: str | None
-    reference_kind: str  # "measured", "quoted" or "none"
-    reference_label: str
-    target: Target | None
-    digits: int = 1
-
-
-def _at_least(bound: float, text: str, on: str = "ratio") -> Target:
-    return Target(on, True, bound, text)
-
-
-def _at_most(bound: float, text: str, on: str = "ratio") -> Target:
-    return Target(on, False, bound, text)
-
-
-ROWS = (
-    Row(
-        "widget scan, corpus widgets",
-        "scan",
-        "widgets",
-        "widgets",
-        "quoted",
-        "MCPJam, first hit",
-        _at_least(90, ">= 90 MB/s", "value"),
-    ),
-    Row(
-        "scan, 50 MB real code, no early exit",
-        "scan",
-        "real code",
-        "real code",
-        "quoted",
-        "MCPJam, full scan",
-        _at_least(1, ">= 1x MCPJam"),
-    ),
-    Row(
-        "  same bytes, MCPJam's patterns in Node",
-        "scan",
-        "real code",
-        "real code, Node",
-        "measured",
-        "MCPJam's patterns in V8",
-        _at_least(1, ">= 1x"),
-    ),
-    Row(
-        "scan, slowest corpus widget (speed ratio)",
-        "scan",
-        "slowest widget, Node",
-        None,
-        "none",
-        "MCPJam's patterns in V8, same widget",
-        _at_least(1, ">= 1x on every widget", "value"),
-        digits=3,
-    ),
-    Row(
-        "offline check, pdf snapshot",
-        "startup",
-        "check pdf",
-        "check pdf",
-        "quoted",
-        "MCPJam",
-        _at_most(0.5, "<= 0.5x MCPJam"),
-        digits=0,
-    ),
-    Row(
-        "live check -- node server-basic-react",
-        "live",
-        "live",
-        "raw client",
-        "measured",
-        "raw client",
-        _at_most(1.3, "<= 1.3x raw client"),
-        digits=0,
-    ),
-    Row(
-        "check --config, 10 servers",
-        "batch",
-        "config",
-        "slowest alone",
-        "measured",
-        "slowest alone",
-        _at_most(1.5, "<= 1.5x slowest alone"),
-        digits=2,
-    ),
-    Row(
-        "  the floor: no-SDK client, same servers at once",
-        "batch",
-        "raw at once",
-        "raw slowest alone",
-        "measured",
-        "its slowest alone",
-        None,
-        digits=2,
-    ),
-    Row(
-        "  check --config over that floor",
-        "batch",
-        "config",
-        "raw at once",
-        "measured",
-        "the floor",
-        _at_most(1.5, "<= 1.5x the floor"),
-        digits=2,
-    ),
-    Row(
-        "evaluate_all_hosts per host, pdf capture",
-        "evaluate",
-        "pdf",
-        "per host",
-        "quoted",
-        "MCPJam",
-        _at_most(20, "<= 20 us", "value"),
-    ),
-    Row(
-        "evaluate_all_hosts per host, 10 tools",
-        "evaluate",
-        "10 tools",
-        "per host",
-        "quoted",
-        "MCPJam",
-        _at_most(20, "<= 20 us", "value"),
-    ),
-    Row(
-        "  per host and tool, 10,000 tools",
-        "evaluate",
-        "10,000 tools",
-        "1,000 tools",
-        "measured",
-        "at 1,000 tools",
-        _at_most(2, "<= 2 us (20 us / 10 tools)", "value"),
-        digits=3,
-    ),
-    Row(
-        "peak RSS, snapshot with a 50 MB widget",
-        "bounds",
-        "50 MB widget",
-        "50 MB widget",
-        "quoted",
-        "MCPJam",
-        _at_most(1, "<= 1x MCPJam"),
-        digits=0,
-    ),
-    Row(
-        "proxy round trip p50, loopback stdio",
-        "proxy",
-        "proxy",
-        "direct",
-        "measured",
-        "direct",
-        _at_most(1.3, "<= 1.3x direct"),
-        digits=3,
-    ),
-    Row(
-        "  bare relay round trip p50 (the floor)",
-        "proxy",
-        "bare relay",
-        "direct",
-        "measured",
-        "direct",
-        None,
-        digits=3,
-    ),
-)
-
-
 @dataclass
 class Runs:
     """What the runs of one source gave: the figures of each run that worked, and why the others did not."""
@@ -281,11 +97,12 @@ def _printable(text: str) -> str:
     return clean if len(clean) <= 200 else clean[:197] + "..."
 
 
-def run_source(name: str, quick: bool, scratch: Path, index: int) -> Figures | str:
-    """Run the source `name` once; its figures, or why it gave none."""
+def run_source(name: str, quick: bool, scratch: Path, index: int, extra: Sequence[str] = ()) -> Figures | str:
+    """Run the source `name` once (with `extra` arguments); its figures, or why it gave none."""
     source = SOURCES[name]
     out = scratch / f"{name}-{index}.json"
-    argv = [sys.executable, str(BENCH / source.script), *(source.quick if quick else source.args), "--json", str(out)]
+    argv = [sys.executable, str(BENCH / source.script), *(source.quick if quick else source.args), *extra]
+    argv += ["--json", str(out)]
     try:
         done = subprocess.run(
             argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, check=False
@@ -301,8 +118,12 @@ def run_source(name: str, quick: bool, scratch: Path, index: int) -> Figures | s
         return _printable(f"{source.script}: {error}")
 
 
-def collect(names: Sequence[str], repeat: int, quick: bool) -> dict[str, Runs]:
-    """Run every named source `repeat` times, taking turns; a source whose need is missing does not run."""
+def collect(
+    names: Sequence[str], repeat: int, quick: bool, extra: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, Runs]:
+    """Run every named source `repeat` times, taking turns (with its `extra` arguments); a source whose need is
+    missing does not run.
+    """
     results = {name: Runs([], []) for name in names}
     missing = {name: reason for name in names if (reason := SOURCES[name].needs()) is not None}
     for name, reason in missing.items():
@@ -315,7 +136,7 @@ def collect(names: Sequence[str], repeat: int, quick: bool) -> dict[str, Runs]:
                     continue
                 runs = results[name]
                 started = time.perf_counter()
-                outcome = run_source(name, quick, Path(scratch), index)
+                outcome = run_source(name, quick, Path(scratch), index, (extra or {}).get(name, ()))
                 took = time.perf_counter() - started
                 if isinstance(outcome, str):
                     runs.failed.append(outcome)
@@ -467,6 +288,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer samples inside each script, two runs")
     parser.add_argument("--only", metavar="NAME", help="only the figures whose name or script contains NAME")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the table as JSON to FILE")
+    parser.add_argument(
+        "--start",
+        type=Path,
+        metavar="CHECKOUT",
+        help="a checkout of 3cbc869 (issue 18's start): scales MCPJam's quoted offline check to this machine",
+    )
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat if args.repeat is not None else 2 if args.quick else 3)
     wanted = args.only.lower() if args.only else ""
@@ -475,7 +302,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"no figure matches {args.only!r}")
     names = list(dict.fromkeys(row.source for row in rows))
     started = time.perf_counter()
-    results = collect(names, repeat, args.quick)
+    extra: dict[str, tuple[str, ...]] = {"startup": ("--start", str(args.start))} if args.start is not None else {}
+    results = collect(names, repeat, args.quick, extra)
     lines = [evaluate_row(row, results[row.source]) for row in rows]
     load = os.getloadavg()[0]
     print(
