@@ -187,6 +187,8 @@ def evaluate_row(row: Row, runs: Runs) -> Line:
         if reference is None:
             return Line(row, not_run=_missing(figures, row.reference))
         references.append(reference.spread().median)
+        if row.reference_note:
+            notes.append(reference.note)
         ratios.append(value / references[-1])
     ratio = statistics.median(ratios) if ratios else None
     spread = Spread.of(ours)
