@@ -11,7 +11,7 @@ the built-in example server is captured first).
 
 `--start CHECKOUT` (with `--json`) also times, in the same turns, the pdf check by a checkout of the commit issue 18
 was filed against (3cbc869, its `src/` on `PYTHONPATH`): the issue quotes that hostcompat at 474 ms beside MCPJam's
-221, so its time here scales MCPJam's figure to this machine (`MCPJam, scaled`: 221 / 474 of it).
+221, so its time here scales MCPJam's figure to this machine (`mcpjam scaled`: 221 / 474 of it).
 
 `--live` times a live check instead: `hostcompat check -- node <server-basic-react>` (the ext-apps example from
 `interop/node_modules`, over stdio) against `bench/raw_client.py`, a client with no SDK making the same exchange
@@ -241,7 +241,10 @@ def json_main(argv: list[str]) -> None:
     start = samples.get("check pdf at start")
     if start is not None:
         scaled = (value * 1000 * MCPJAM_PDF_CHECK_MS / START_PDF_CHECK_MS for value in start)
-        why = "MCPJam's 221 ms x hostcompat at 3cbc869 timed here / its 474 ms quoted beside it in issue 18"
+        why = (
+            f"MCPJam's {MCPJAM_PDF_CHECK_MS:.0f} ms x hostcompat at 3cbc869 timed here"
+            f" / its {START_PDF_CHECK_MS:.0f} ms quoted beside it in issue 18"
+        )
         figures.measured["mcpjam scaled"] = measured("ms", scaled, why)
     write_figures(args.json, figures)
 
