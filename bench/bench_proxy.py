@@ -6,20 +6,23 @@ streamable HTTP directly and through the proxy's HTTP front (stdio back). Each r
 waits for all answers (checking none is lost or doubled). Prints throughput, p50/p99 latency and the ratios.
 
 The one-at-a-time round trips (the modes take turns, call by call) also run `bench/bare_relay.py`, a relay that only
-copies bytes (the cost of the extra process alone), and the stdio proxy on the standard asyncio loop when uvloop
-is the default. They run in rounds (`--rounds`, 300 calls per mode each): the proxy's p50 over the direct p50 is
-printed as the median and the min-max across rounds, beside the 1.3x target. On a shared or busy machine the
-times move from run to run; the ratios, taken in turns, move less.
+copies bytes (the cost of the extra process alone), the same relay in C (`bench/bare_relay.c`, built with the
+system's C compiler when there is one: the floor of a native proxy), and the stdio proxy on the standard asyncio loop
+when uvloop is the default. They run in rounds (`--rounds`, 300 calls per mode each): the proxy's p50 over the
+direct p50 is printed as the median and the min-max across rounds, beside the 1.3x target. On a shared or busy
+machine the times move from run to run; the ratios, taken in turns, move less.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
@@ -45,6 +48,7 @@ TARGET_RATIO = 1.3
 """The proxied round trip's p50 over the direct one that the stdio proxy aims for (issue 18)."""
 
 Streams = tuple[Any, Any]
+NATIVE_RELAY = "bare relay in C (a native floor)"
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,21 @@ class Round:
 
     wall: float
     latencies: list[float]
+
+
+def native_relay(folder: Path) -> Path | None:
+    """`bench/bare_relay.c` compiled into `folder`; None (and why, on stderr) without a C compiler that builds it."""
+    compiler = next((found for name in ("cc", "gcc", "clang") if (found := shutil.which(name))), None)
+    if compiler is None:
+        print("no C compiler: the native relay is not timed", file=sys.stderr)
+        return None
+    binary = folder / "bare_relay"
+    source = Path(__file__).with_name("bare_relay.c")
+    built = subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], capture_output=True, text=True)
+    if built.returncode != 0:
+        print(f"the native relay did not build: {built.stderr.strip()[-500:]}", file=sys.stderr)
+        return None
+    return binary
 
 
 def _message(body: dict[str, Any]) -> SessionMessage:
@@ -219,6 +238,10 @@ async def main(calls: int, rounds: int, stdio_only: bool, baseline: Path | None)
         modes = modes[:2]
     bare = [sys.executable, str(Path(__file__).with_name("bare_relay.py")), "--", *server]
     walks: list[tuple[str, Connect]] = [*modes[:2], ("bare relay (the floor)", lambda: _stdio(bare))]
+    folder = Path(tempfile.mkdtemp(prefix="bench-proxy-"))
+    native = native_relay(folder)
+    if native is not None:
+        walks.append((NATIVE_RELAY, lambda: _stdio([str(native), "--", *server])))
     if loop == "uvloop":  # the standard loop beside it, to show what uvloop is worth
         walks.append(
             ("proxy, stdio front (asyncio loop)", lambda: _stdio([*proxy, "--loop", "asyncio", "--", *server]))
@@ -226,8 +249,11 @@ async def main(calls: int, rounds: int, stdio_only: bool, baseline: Path | None)
     if baseline is not None:  # another version of the proxy, taking turns with this one
         sources = {"PYTHONPATH": str(baseline / "src")}
         walks.append((f"proxy, {baseline.name} sources ({loop})", lambda: _stdio([*proxy, "--", *server], sources)))
-    per_round = await round_trips(dict(walks), ROUND_TRIP_CALLS, rounds)
-    started = {label: statistics.median(values) for label, values in (await first_answers(dict(walks), 5)).items()}
+    try:
+        per_round = await round_trips(dict(walks), ROUND_TRIP_CALLS, rounds)
+        started = {label: statistics.median(values) for label, values in (await first_answers(dict(walks), 5)).items()}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     results = {}
     for label, connect in modes:
         results[label] = summary(await measure(connect, calls, rounds))
@@ -266,7 +292,9 @@ async def main(calls: int, rounds: int, stdio_only: bool, baseline: Path | None)
 
 
 async def _json_figures(calls: int) -> dict[str, list[float]]:
-    """Each stdio mode's one-at-a-time round trips (milliseconds): direct, the proxy's stdio front, the bare relay."""
+    """Each stdio mode's one-at-a-time round trips (milliseconds): direct, the proxy's stdio front, the bare relay,
+    and the bare relay in C when it builds.
+    """
     server = ["node", str(EVERYTHING), "stdio"]
     proxy = [sys.executable, "-m", "hostcompat.cli.proxy", "--", *server]
     bare = [sys.executable, str(Path(__file__).with_name("bare_relay.py")), "--", *server]
@@ -275,7 +303,11 @@ async def _json_figures(calls: int) -> dict[str, list[float]]:
         "proxy": lambda: _stdio(proxy),
         "bare relay": lambda: _stdio(bare),
     }
-    (latencies,) = await round_trips(modes, calls, 1)
+    with tempfile.TemporaryDirectory(prefix="bench-proxy-") as folder:
+        native = native_relay(Path(folder))
+        if native is not None:
+            modes["native relay"] = lambda: _stdio([str(native), "--", *server])
+        (latencies,) = await round_trips(modes, calls, 1)
     return {label: [seconds * 1000 for seconds in values] for label, values in latencies.items()}
 
 
@@ -295,7 +327,7 @@ def json_main(argv: list[str]) -> None:
     figures = Figures("bench_proxy")
     for label, values in anyio.run(_json_figures, max(1, args.calls)).items():
         note = f"{len(values)} calls to server-everything, taking turns" + (
-            f", {loop} loop" if label == "proxy" else ""
+            f", {loop} loop" if label == "proxy" else ", bench/bare_relay.c" if label == "native relay" else ""
         )
         figures.measured[label] = measured("ms", values, note)
     write_figures(args.json, figures)

@@ -206,4 +206,14 @@ ROWS = (
         None,
         digits=3,
     ),
+    Row(
+        "  the same relay in C (a native proxy's floor)",
+        "proxy",
+        "native relay",
+        "direct",
+        "measured",
+        "direct",
+        None,
+        digits=3,
+    ),
 )
