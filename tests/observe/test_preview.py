@@ -62,6 +62,13 @@ def test_the_server_refuses_other_sites_and_requests_without_the_token(server: P
     assert json.loads(answer)["error"]["code"] == -32601  # only what a host forwards to the server
 
 
+def test_params_nested_too_deep_are_a_bad_request_not_a_dropped_connection(server: PreviewServer) -> None:
+    deep = b'{"method": "tools/call", "params": ' + b"[" * 5_000 + b"]" * 5_000 + b"}"  # the widget sends params
+    post = {"Content-Type": "application/json", "x-hostcompat-token": server.guard.token}
+    status, answer = _request(server, "POST", "/api/server", body=deep, headers=post)
+    assert status == 400 and b"expected" in answer
+
+
 def test_the_page_renders_the_widget_logs_its_messages_and_switches_host(server: PreviewServer) -> None:
     require_browser()
     from playwright.sync_api import sync_playwright

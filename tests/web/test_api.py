@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,29 @@ def test_a_check_judges_each_host_again_with_the_client_rules_in_front(served: S
     assert hosts["codex"]["withProxy"]["verdict"] == "works"
     assert hosts["codex"]["withProxy"]["fixed"]
     assert "withProxy" not in hosts["claude"]
+
+
+def test_progress_and_report_never_show_the_secrets_of_a_typed_target(served: Served) -> None:
+    token = {"X-Hostcompat-Token": served.token}
+    url = "http://user:PASSWORD-1@127.0.0.1:9/mcp?api_key=KEY-2"
+    command = [sys.executable, "-c", "import sys; sys.exit(3)", "--token=TOKEN-3", "--api-key", "KEY-4"]
+    for value in ({"url": url}, {"command": command}):
+        run = served.check(value, token)
+        status, events = served.request("GET", f"/api/reports/{run['id']}/events")
+        assert status == 200 and "probing " in events
+        shown = json.dumps(run) + events
+        for secret in ("PASSWORD-1", "KEY-2", "TOKEN-3", "KEY-4"):
+            assert secret not in shown
+
+
+def test_a_lone_surrogate_in_the_data_is_escaped_not_a_server_error(
+    served: Served, board_snapshot: dict[str, Any]
+) -> None:
+    snapshot = json.loads(json.dumps(board_snapshot))
+    snapshot["initialize"]["serverInfo"] = {"name": "board\ud800", "version": "1"}
+    run = served.check({"snapshot": snapshot})  # GET of the report: 200, its JSON readable
+    assert run["report"]["servers"][0]["server"]["name"] == "board\ud800"
+    status, body = served.request(
+        "POST", "/api/check", b'{"snapshot": {}, "x\\ud800": 1}', {"Content-Type": "application/json"}
+    )
+    assert status == 400 and "x\ud800" in body["error"]["message"]

@@ -122,11 +122,13 @@ def test_a_failing_probe_shows_its_error(served: Served, browser: Any) -> None:
     page = watched_page(browser, [], [])
     page.goto(f"{served.base}/?token={served.token}")
     page.wait_for_selector("html[data-ready=true]")
-    page.fill("#target", f"{sys.executable} -c 'import sys; sys.exit(7)'")
+    page.fill("#target", f"{sys.executable} -c 'import sys; sys.exit(7)' --token=SECRET-TOKEN-5")
     page.click("#live-submit")
     page.wait_for_selector("#status.error")
     assert "the check failed" in page.text_content("#status")
     assert page.locator("#matrix td.error").count() == 1
+    assert "SECRET-TOKEN-5" not in page.content()  # the typed command is named by the report's redacted form
+    assert "--token=<redacted>" in page.text_content("#report-pick")
 
 
 def test_without_the_token_the_page_cannot_start_a_command(served: Served, browser: Any) -> None:

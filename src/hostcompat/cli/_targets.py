@@ -207,7 +207,7 @@ def _live(spec: str | list[str], args: argparse.Namespace, *, alone: bool) -> Pl
     Headers go to URLs and the environment and directory to the command; a target alone gets all of them, so an
     option that does not fit it is an error rather than ignored.
     """
-    from hostcompat.probe.target import parse_target
+    from hostcompat.probe.target import display_target, parse_target
 
     is_command = isinstance(spec, list)
     target = parse_target(
@@ -233,16 +233,6 @@ def _not_a_target(spec: str, allow_snapshot: bool, args: argparse.Namespace) -> 
     )
 
 
-def display_target(target: Target) -> str:
-    """A one-line name for a target, with secrets redacted (it goes into reports)."""
-    from hostcompat.probe.target import describe_target
-
-    described = describe_target(target)
-    if described.get("kind") == "stdio":
-        return " ".join([str(described.get("command", "")), *map(str, described.get("args", []))])
-    return str(described.get("url") or described.get("label") or described.get("kind"))
-
-
 def _is_url(text: str) -> bool:
     return text[:8].lower().startswith(("http://", "https://"))
 
@@ -262,7 +252,6 @@ __all__ = [
     "DEMO_COMMAND",
     "Planned",
     "add_target_arguments",
-    "display_target",
     "input_values",
     "limits_from",
     "plan_targets",

@@ -289,6 +289,15 @@ def describe_target(target: Target) -> WireObject:
     return {"kind": "transport", "label": target.label}
 
 
+def display_target(target: Target) -> str:
+    """A one-line name for a target, with every secret redacted (it goes into reports, progress and logs)."""
+    described = describe_target(target)
+    if described.get("kind") == "stdio":
+        args = described.get("args")
+        return " ".join([str(described.get("command", "")), *map(str, args if isinstance(args, list) else [])])
+    return str(described.get("url") or described.get("label") or described.get("kind"))
+
+
 __all__ = [
     "HttpTarget",
     "REDACTED",
@@ -299,6 +308,7 @@ __all__ = [
     "TransportTarget",
     "connect_url",
     "describe_target",
+    "display_target",
     "parse_env_assignment",
     "parse_header",
     "parse_target",

@@ -45,6 +45,15 @@ PAGE_CSP: Final = (
 _STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
 
 
+class AsciiJSONResponse(JSONResponse):
+    """A JSON response written as ASCII: a lone surrogate a server or a snapshot sent (a `\\ud800` escape) stays an
+    escape in the body, where the UTF-8 encoding of Starlette's own would fail the request.
+    """
+
+    def render(self, content: object) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 class ApiError(Exception):
     """A request the API refuses: its status, a short code and a message naming the problem."""
 
@@ -53,9 +62,9 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
+def error_response(status: int, code: str, message: str) -> AsciiJSONResponse:
     """The JSON body of a refusal."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=_HEADERS)
+    return AsciiJSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=_HEADERS)
 
 
 _HEADERS: Final = {"cache-control": "no-store", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
@@ -143,7 +152,7 @@ def create_app(guard: Guard, catalog: Catalog, *, max_reports: int = DEFAULT_MAX
 
     async def hosts(request: Request) -> Response:
         rows = [host.to_dict() for host in state.catalog.hosts]
-        return JSONResponse({"catalog": state.catalog.header.to_dict(), "hosts": rows}, headers=_HEADERS)
+        return AsciiJSONResponse({"catalog": state.catalog.header.to_dict(), "hosts": rows}, headers=_HEADERS)
 
     async def check(request: Request) -> Response:
         from hostcompat.web.checks import check_host_ids, parse_check_request, run_check
@@ -162,7 +171,9 @@ def create_app(guard: Guard, catalog: Catalog, *, max_reports: int = DEFAULT_MAX
         state.tasks.add(task)
         task.add_done_callback(state.tasks.discard)
         links = {"report": f"/api/reports/{run.id}", "events": f"/api/reports/{run.id}/events"}
-        return JSONResponse({"id": run.id, "status": run.status, "links": links}, status_code=202, headers=_HEADERS)
+        return AsciiJSONResponse(
+            {"id": run.id, "status": run.status, "links": links}, status_code=202, headers=_HEADERS
+        )
 
     async def scan(request: Request) -> Response:
         import anyio
@@ -175,11 +186,11 @@ def create_app(guard: Guard, catalog: Catalog, *, max_reports: int = DEFAULT_MAX
         except UnicodeDecodeError as error:
             raise ApiError(400, "bad-encoding", "the widget HTML must be UTF-8") from error
         result = await anyio.to_thread.run_sync(scan_widget_source, text)
-        return JSONResponse(result.to_dict(), headers=_HEADERS)
+        return AsciiJSONResponse(result.to_dict(), headers=_HEADERS)
 
     async def report(request: Request) -> Response:
         run = _run(request)
-        return JSONResponse(run.summary(), headers=_HEADERS)
+        return AsciiJSONResponse(run.summary(), headers=_HEADERS)
 
     async def events(request: Request) -> Response:
         run = _run(request)
@@ -200,7 +211,7 @@ def create_app(guard: Guard, catalog: Catalog, *, max_reports: int = DEFAULT_MAX
         return StreamingResponse(stream(), media_type="text/event-stream", headers=_HEADERS)
 
     async def openapi(request: Request) -> Response:
-        return JSONResponse(openapi_document(), headers=_HEADERS)
+        return AsciiJSONResponse(openapi_document(), headers=_HEADERS)
 
     def _run(request: Request):  # type: ignore[no-untyped-def]
         run = state.store.get(request.path_params["id"])

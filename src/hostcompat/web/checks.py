@@ -181,12 +181,12 @@ async def run_check(run: Run, request: CheckRequest, catalog: Catalog, host_ids:
 def _items(request: CheckRequest) -> list[_Item]:
     """The servers a live request probes: its URL or command, or each enabled server of its config."""
     from hostcompat.probe.host_configs import config_target
-    from hostcompat.probe.target import parse_target
+    from hostcompat.probe.target import display_target, parse_target
 
     if not request.config:
         spec: str | list[str] = request.url if request.url is not None else _command(request.command)
         target = parse_target(spec)  # a command or URL the target refuses: the whole request fails, and says why
-        return [_Item(_label(request), target)]
+        return [_Item(display_target(target), target)]  # redacted: the label goes into progress events
     items = []
     for server in request.config:
         label = f"{server.name} ({request.config_name})"
@@ -235,13 +235,6 @@ async def _probe_and_check(
 
 def _counted(label: str, index: int, total: int) -> str:
     return label[:200] if total == 1 else f"{label[:200]} ({index + 1} of {total})"
-
-
-def _label(request: CheckRequest) -> str:
-    if request.url is not None:
-        return request.url
-    command = request.command
-    return command if isinstance(command, str) else " ".join(command or ())
 
 
 def _command(command: tuple[str, ...] | str | None) -> str | list[str]:

@@ -206,7 +206,7 @@ def _make_handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
                 return
             try:
                 request = json.loads(self.rfile.read(length))
-            except ValueError:
+            except (ValueError, RecursionError):  # the params come from the widget: nesting too deep is no JSON
                 request = None
             if not isinstance(request, dict) or not isinstance(request.get("method"), str):
                 self._send(400, "text/plain; charset=utf-8", b"expected {method, params}")

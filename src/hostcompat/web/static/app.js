@@ -56,9 +56,10 @@
   try { applyTheme(params.get("theme") || localStorage.getItem("hostcompat-theme") || "auto"); } catch (e) { applyTheme("auto"); }
 
   // --- checks --------------------------------------------------------------------------------------------------
+  // a typed command or URL may hold a secret: it is not shown back, the report's own (redacted) name is
   function follow(started, label) {
     var list = $("progress"); clear(list);
-    status("checking " + label + " …");
+    status("checking " + (label || "the server") + " …");
     return new Promise(function (resolve) {
       var source = new EventSource(started.links.events);
       function end() { source.close(); resolve(api("GET", started.links.report)); }
@@ -67,6 +68,7 @@
       source.addEventListener("failed", end);
       source.onerror = end;
     }).then(function (run) {
+      label = label || (run.report ? reportLabel(run.report) : "the server");
       if (run.status === "failed") status("the check failed: " + (run.error || "unknown error"), true);
       else status("checked " + label);
       if (run.report) addReport(run.id, label, run.report);
@@ -112,7 +114,7 @@
     var target = $("target").value.trim();
     if (!target) { status("enter a command or a URL", true); return; }
     var body = /^https?:\/\//i.test(target) ? { url: target } : { command: target };
-    start(body, true, target);
+    start(body, true, null);
   });
   if (!token) {
     $("token-note").textContent = "open the address printed by hostcompat serve (with its token) to probe commands and URLs";
