@@ -3,6 +3,8 @@ removed from any text or JSON."""
 
 from __future__ import annotations
 
+import base64
+import json
 import string
 from typing import Any
 
@@ -79,12 +81,44 @@ def test_secrets_in_arguments_are_redacted_and_the_rest_is_kept(args: list[str],
 
 def test_the_values_redacted_are_the_secrets_a_redactor_learns() -> None:
     args = ["--header", "Authorization: Bearer tok-123456", "--api-key=key-123456", "postgres://u:pw-123456@h/db"]
-    assert args_secrets(args) == ["Bearer tok-123456", "tok-123456", "key-123456", "pw-123456", "pw-123456"]
+    basic = base64.b64encode(b"u:pw-123456").decode()  # the Authorization: Basic an HTTP client sends for it
+    assert args_secrets(args) == ["Bearer tok-123456", "tok-123456", "key-123456", "pw-123456", "pw-123456", basic]
     assert url_secrets("https://u:p%40ss-word@h/x?token=a%2Bb-123456") == [
         "p%40ss-word",
         "p@ss-word",
+        base64.b64encode(b"u:p@ss-word").decode(),
         "a%2Bb-123456",
         "a+b-123456",
+    ]
+
+
+def test_a_token_given_as_a_url_user_is_a_secret_and_a_user_name_is_not() -> None:
+    token = "ghp_TOKENUSER789abc"
+    assert url_secrets(f"https://{token}@github.com/o/r.git") == [
+        token,
+        token,
+        base64.b64encode(b"%s:" % token.encode()).decode(),
+    ]
+    assert redact_url(f"https://{token}@github.com/o/r.git") == f"https://{R}@github.com/o/r.git"
+    for user in ("postgres", "x-access-token", "git", "admin"):  # names: the word must not vanish from reports
+        assert url_secrets(f"postgresql://{user}@db:5432/app") == []
+        assert redact_url(f"postgresql://{user}@db:5432/app") == f"postgresql://{R}@db:5432/app"
+
+
+def test_json_and_settings_arguments_keep_their_secrets_out() -> None:
+    config = '{"githubPersonalAccessToken": "SECRET123JSON", "port": 3000, "nested": {"apiKey": "K\\"EY-9876"}}'
+    redacted = redact_args(["--config", config, "Server=db;User Id=sa;Password=Pa55word-77;"])
+    assert json.loads(redacted[1]) == {"githubPersonalAccessToken": R, "port": 3000, "nested": {"apiKey": R}}
+    assert redacted[2] == f"Server=db;User Id=sa;Password={R};"
+    assert args_secrets(["--config", config, "Server=db;Password=Pa55word-77"]) == [
+        "SECRET123JSON",
+        'K"EY-9876',
+        "Pa55word-77",
+    ]
+    assert redact_args(["--config", '{"a": [1, 2]}', '{"deep": ' + "[" * 5000 + "]" * 5000 + "}"]) == [
+        "--config",
+        '{"a": [1, 2]}',
+        '{"deep": ' + "[" * 5000 + "]" * 5000 + "}",
     ]
 
 

@@ -155,6 +155,16 @@ class InvalidMessage(HostCompatError):
     """
 
 
+class InvalidRequest(InvalidMessage):
+    """A JSON-RPC request whose id can be read but whose envelope is invalid (its `params` not an object, say): it
+    is answered with its own id (-32600), so the client waiting on that id gets an answer.
+    """
+
+    def __init__(self, message: str, *, request_id: int | str, value: Any = None) -> None:
+        super().__init__(message, value=value)
+        self.request_id = request_id
+
+
 class CatalogError(HostCompatError):
     """A host-profile or client-rule data file is missing, malformed or inconsistent."""
 
@@ -190,6 +200,7 @@ __all__ = [
     "InvalidInput",
     "InvalidMessage",
     "InvalidOpenAIMeta",
+    "InvalidRequest",
     "InvalidSnapshot",
     "InvalidUIMeta",
     "InvalidUIURI",

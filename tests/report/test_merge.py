@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hostcompat.errors import InvalidInput
@@ -66,3 +68,24 @@ def test_reports_that_are_not_shards_are_merged_in_the_order_given() -> None:
     assert [server["target"]["display"] for server in merged["servers"]] == ["second", "python -m board"]
     assert host_summary(merged["servers"])[0]["blocked"] == 1
     assert report_document(merged["servers"])["servers"] == merged["servers"]
+
+
+@pytest.mark.parametrize(
+    "shard",
+    ["1/2", {"index": 1}, {"index": 1, "count": 10**12}, {"index": True, "count": 2}, {"index": 3, "count": 2}, None],
+)
+def test_a_report_whose_shard_is_not_one_check_wrote_is_refused_when_read(shard: object) -> None:
+    from hostcompat.report.reader import report_from_json
+
+    doc = document("works")
+    doc["shard"] = shard  # type: ignore[typeddict-item]
+    with pytest.raises(InvalidInput, match="'shard' must be"):
+        report_from_json(json.dumps(doc))
+
+
+def test_missing_shards_of_a_large_split_are_named_in_short() -> None:
+    with pytest.raises(InvalidInput, match=r"shard 2/10000, .*11/10000, … missing") as raised:
+        merge_reports([_shard(1, 10_000, "works")])  # type: ignore[list-item]
+    assert len(str(raised.value)) < 300
+    with pytest.raises(InvalidInput, match="more than 10000"):
+        merge_reports([_shard(1, 10**12, "works")])  # type: ignore[list-item]

@@ -19,6 +19,7 @@ from hostcompat.probe.calls import DEFAULT_CALLS, CallPlan, ExplicitCall, calls_
 from hostcompat.probe.limits import Limits
 from hostcompat.probe.options import MCP_APPS, Advertise, Era
 from hostcompat.redaction import Redactor
+from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
     from hostcompat.engine.catalog.model import Catalog, HostProfile
@@ -94,7 +95,7 @@ def probe_options(args: argparse.Namespace, host: HostProfile | None = None) -> 
 
         presented = present_as(host, _as_host_version(args, host)) if host is not None else None
     if presented is not None and presented.note is not None and not args.client_name:
-        sys.stderr.write(f"hostcompat: {presented.note}\n")
+        sys.stderr.write(f"hostcompat: {clean_line(presented.note)}\n")
     if args.advertise is not None:
         advertise: Advertise = None if args.advertise == "none" else MCP_APPS
     else:

@@ -166,7 +166,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("hostcompat: interrupted\n")
         return 130
+    except Exception as error:  # a bug: one line that says so, the traceback only when asked for
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        what = clean_line(f"{type(error).__name__}: {error}")[:300]
+        sys.stderr.write(
+            f"hostcompat {args.command}: internal error ({what}); this is a bug in hostcompat, please report it "
+            f"(set {DEBUG_VARIABLE}=1 for the traceback)\n"
+        )
+        return EXIT_INTERNAL
     return code
+
+
+DEBUG_VARIABLE: Final = "HOSTCOMPAT_DEBUG"
+"""Set (to anything) to see the traceback of an internal error instead of its one-line summary."""
+EXIT_INTERNAL: Final = 70
+"""The exit code of an internal error (a bug): `EX_SOFTWARE` of sysexits.h."""
 
 
 def _command_module(arguments: Sequence[str]) -> str | None:

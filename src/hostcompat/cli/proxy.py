@@ -33,6 +33,8 @@ from hostcompat.clients.proxy.config import (
 from hostcompat.clients.proxy.event_loop import LOOP_CHOICES, loop_options, uvloop_available
 from hostcompat.clients.proxy.session.front_guard import front_guard
 from hostcompat.errors import HostCompatError, InvalidInput
+from hostcompat.redaction import Redactor
+from hostcompat.terminal import clean_line
 
 MIB = 1024 * 1024
 
@@ -178,20 +180,30 @@ async def _serve_http(config: ProxyConfig, host: str, port: int) -> int:
 
     server = HttpProxyServer(config, bind(host, port), stderr=getattr(sys.stderr, "buffer", None))
     if server.warning is not None:
-        sys.stderr.write(f"hostcompat proxy: {server.warning}\n")
+        sys.stderr.write(f"hostcompat proxy: {clean_line(server.warning)}\n")
     sys.stderr.write(f"hostcompat proxy: serving {server.url} (upstream: {config.upstream.describe()})\n")
     sys.stderr.flush()
     await server.serve(handle_signals=True)
     return 0
 
 
+class _RedactingFilter(logging.Filter):
+    """Every log line with the upstream's secrets and any URL credentials redacted, whichever library wrote it."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        super().__init__()
+        self._redactor = redactor
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = clean_line(self._redactor.text(record.getMessage())), None
+        return True
+
+
 def run_proxy(args: argparse.Namespace) -> int:
     """Run the proxy until the client (stdio) or a signal (HTTP) ends it; 2 on a usage error."""
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        stream=sys.stderr,
-        format="hostcompat proxy: %(message)s",
-    )
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="hostcompat proxy: %(message)s")
+    if args.verbose:  # hostcompat's own debug lines, not every library's (the SDK's quote what they are given)
+        logging.getLogger("hostcompat").setLevel(logging.DEBUG)
     try:
         config = build_config(args)
         listen = parse_listen(args.listen) if args.listen else None
@@ -199,8 +211,10 @@ def run_proxy(args: argparse.Namespace) -> int:
             front_guard(*listen, config.allowed_origins, config.allowed_hosts)
         backend_options = loop_options(args.loop, uvloop_installed=uvloop_available())
     except HostCompatError as error:
-        sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
+        sys.stderr.write(f"hostcompat proxy: error: {clean_line(error.message)}\n")
         return 2
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_RedactingFilter(config.upstream.redactor()))
     note = config.upstream.credentials_note() if isinstance(config.upstream, HttpUpstream) else None
     if note is not None:
         sys.stderr.write(f"hostcompat proxy: warning: {note}\n")
@@ -214,7 +228,7 @@ def run_proxy(args: argparse.Namespace) -> int:
         stdio = functools.partial(run_stdio_proxy, config, handle_signals=True)
         return anyio.run(stdio, backend_options=dict(backend_options))
     except HostCompatError as error:
-        sys.stderr.write(f"hostcompat proxy: error: {error.message}\n")
+        sys.stderr.write(f"hostcompat proxy: error: {clean_line(error.message)}\n")
         return 2
     except KeyboardInterrupt:
         return 130

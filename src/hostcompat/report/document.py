@@ -127,13 +127,32 @@ def check_document(raw: object) -> ReportDocument:
     servers = raw.get("servers")
     if not isinstance(servers, list) or not all(isinstance(server, Mapping) for server in servers):
         raise InvalidInput("a report document's 'servers' must be a list of objects", value=servers)
+    if "shard" in raw and not _is_shard(raw["shard"]):
+        raise InvalidInput(
+            f'a report document\'s \'shard\' must be {{"index": I, "count": N}} with 1 <= I <= N <= {MAX_SHARDS}',
+            value=raw["shard"],
+        )
     return cast("ReportDocument", raw)
+
+
+MAX_SHARDS: Final = 10_000
+"""The most shards one run may be split into (a report saying more is not one `check --shard` wrote)."""
+
+
+def _is_shard(value: object) -> bool:
+    if not isinstance(value, Mapping) or set(value) != {"index", "count"}:
+        return False
+    index, count = value["index"], value["count"]
+    if type(index) is not int or type(count) is not int:  # exactly int: a bool is no number here
+        return False
+    return 1 <= index <= count <= MAX_SHARDS
 
 
 __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "MAX_SHARDS",
     "REPORT_SCHEMA",
     "VERDICTS",
     "FailOn",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hostcompat.errors import InvalidInput
-from hostcompat.report.document import VERDICTS, report_document
+from hostcompat.report.document import MAX_SHARDS, VERDICTS, report_document
 from hostcompat.terminal import clean_line
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ def _in_shard_order(documents: Sequence[ReportDocument]) -> list[ReportDocument]
     if len(counts) != 1:
         raise InvalidInput(f"the reports are shards of different splits (N = {sorted(counts)})", value=None)
     (count,) = counts
+    if not 1 <= count <= MAX_SHARDS:
+        raise InvalidInput(f"the reports are shards of {count} parts, more than {MAX_SHARDS}", value=count)
     by_index: dict[int, ReportDocument] = {}
     for document in documents:
         index = int(document["shard"]["index"])
@@ -73,7 +75,7 @@ def _in_shard_order(documents: Sequence[ReportDocument]) -> list[ReportDocument]
         by_index[index] = document
     missing = [index for index in range(1, count + 1) if index not in by_index]
     if missing:
-        names = ", ".join(f"{index}/{count}" for index in missing)
+        names = ", ".join(f"{index}/{count}" for index in missing[:10]) + (", …" if len(missing) > 10 else "")
         raise InvalidInput(f"shard {names} missing: merge every shard of the run", value=missing)
     return [by_index[index] for index in sorted(by_index)]
 

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 from mcp.client.streamable_http import streamable_http_client
@@ -80,6 +81,19 @@ async def test_a_foreign_host_header_is_refused_on_loopback() -> None:
         response = await http.post(proxy.url, json=initialize_body(), headers=headers)
         assert proxy.app.session_count == 0
     assert response.status_code == 421
+
+
+async def test_a_foreign_host_is_refused_before_its_body_is_read() -> None:
+    """A refused request costs no memory: the answer comes while the body (declared, never sent) is still awaited."""
+    async with http_proxy(proxy_config()) as proxy:
+        host, port = proxy.url.split("//")[1].split("/")[0].split(":")
+        stream = await anyio.connect_tcp(host, int(port))
+        async with stream:
+            head = "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n"
+            await stream.send(f"{head}Content-Length: 10000000\r\n\r\n".encode())
+            with anyio.fail_after(5):
+                answer = await stream.receive()
+    assert answer.startswith(b"HTTP/1.1 421")
 
 
 async def test_a_request_body_over_the_message_limit_is_refused_with_413() -> None:

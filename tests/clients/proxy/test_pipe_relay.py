@@ -12,7 +12,13 @@ import anyio
 import pytest
 
 from hostcompat.clients.proxy.config import ProxyConfig, stdio_upstream
-from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PARSE_ERROR, PROXY_OVERLOADED, REQUEST_TIMEOUT
+from hostcompat.clients.proxy.failures import (
+    CONNECTION_CLOSED,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    PROXY_OVERLOADED,
+    REQUEST_TIMEOUT,
+)
 from hostcompat.clients.proxy.lines import LineBuffer
 from hostcompat.clients.proxy.pipe.pipes import is_pipe
 from hostcompat.clients.proxy.pipe.relay import PipeProxy
@@ -305,6 +311,37 @@ async def test_unreadable_and_oversized_client_lines_get_parse_errors_and_the_se
         (2, None),
     ]
     assert "over 1000 bytes" in replies[1]["error"]["message"]
+
+
+async def test_a_client_that_sends_garbage_and_never_reads_is_no_longer_read() -> None:
+    """Each unreadable line costs the proxy an error of some 90 bytes to the client: a client that does not read
+    its answers must stop being read, or the proxy's backlog grows without end.
+    """
+    async with raw(proxy_config()) as (client, _):
+        os.set_blocking(client.write_fd, False)
+        chunk, taken, idle = b"x\n" * 32_768, 0, 0.0
+        while taken < 4 << 20 and idle < 1.0:  # up to 4 MB offered; a second without progress ends it
+            try:
+                taken += os.write(client.write_fd, chunk)
+                idle = 0.0
+            except BlockingIOError:  # noqa: PERF203 - the point: the proxy stopped reading
+                await anyio.sleep(0.02)
+                idle += 0.02
+    assert taken < 1 << 20, f"the proxy read {taken} bytes from a client that reads nothing"
+
+
+async def test_a_malformed_request_whose_id_can_be_read_is_answered_with_that_id() -> None:
+    async with raw(proxy_config()) as (client, _):
+        client.send(b'{"jsonrpc":"2.0","id":8,"method":"tools/list","params":[1]}')
+        client.send(b'{"jsonrpc":"2.0","id":"k","method":7}')
+        client.send(b'{"jsonrpc":"2.0","id":9,"method":"ping"}')
+        replies = [json.loads(await client.line()) for _ in range(3)]
+    assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [
+        (8, INVALID_REQUEST),
+        ("k", INVALID_REQUEST),
+        (9, None),
+    ]
+    assert "params is not an object" in replies[0]["error"]["message"]
 
 
 async def test_requests_over_the_in_flight_limit_are_refused_at_once() -> None:

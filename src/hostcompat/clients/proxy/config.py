@@ -190,6 +190,10 @@ class ProxyConfig:
         if not isinstance(self.upstream, (StdioUpstream, HttpUpstream)):
             raise InvalidInput("upstream must be a StdioUpstream or an HttpUpstream", value=self.upstream)
 
+    def redacted(self, text: object) -> str:
+        """`text` (what the upstream wrote, quoted in a log line) with the upstream's secrets redacted."""
+        return self.upstream.redactor().text(str(text))
+
 
 def stdio_upstream(
     argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None

@@ -27,6 +27,8 @@ PROXY_OVERLOADED = -32010
 INTERNAL_ERROR = -32603
 """The upstream's answer reached the proxy but could not be read (not UTF-8, nested too deeply)."""
 
+INVALID_REQUEST = -32600
+"""A client request that is JSON with a readable id, but no valid JSON-RPC request."""
 PARSE_ERROR = -32700
 """A client message that is not JSON-RPC (or is too large to read)."""
 
@@ -129,6 +131,11 @@ def overloaded_error(method: str, limit: int) -> ErrorObject:
     return {"code": PROXY_OVERLOADED, "message": message, "data": {"reason": "overloaded", "limit": limit}}
 
 
+def invalid_request_error(problem: str) -> ErrorObject:
+    """The error (with the request's own id) for a request the proxy could read but not relay."""
+    return {"code": INVALID_REQUEST, "message": f"{PREFIX}{problem}"}
+
+
 def unreadable_error(problem: str) -> ErrorObject:
     """The error (with a null id) for a client message the proxy could not read."""
     return {"code": PARSE_ERROR, "message": f"{PREFIX}{problem}"}
@@ -164,6 +171,7 @@ __all__ = [
     "ErrorObject",
     "INTERNAL_ERROR",
     "MAX_STDERR_TAIL",
+    "INVALID_REQUEST",
     "PARSE_ERROR",
     "PREFIX",
     "PROXY_OVERLOADED",
@@ -171,6 +179,7 @@ __all__ = [
     "UpstreamEnd",
     "cancel_params",
     "connection_ended",
+    "invalid_request_error",
     "describe_exit",
     "describe_failure",
     "ended_error",

@@ -199,6 +199,7 @@ class HttpProxyServer:
         self.app = ProxyHttpApp(config, guard=guard, stderr=stderr, upstream=upstream)
         settings = uvicorn.Config(
             self.app.asgi,
+            interface="asgi3",  # a bound method: uvicorn's guess would take it for an ASGI2 application
             lifespan="off",
             log_level="warning",
             access_log=False,

@@ -213,6 +213,8 @@ def is_meaningful_content(content: object) -> bool:
         if not isinstance(block, Mapping):
             continue
         kind, text = block.get("type"), block.get("text")
+        if not isinstance(kind, str):  # a server's own value: an object or a list is no block type (nor hashable)
+            continue
         if kind in _MEANINGFUL_BLOCKS or (kind == "text" and isinstance(text, str) and text.strip()):
             return True
     return False

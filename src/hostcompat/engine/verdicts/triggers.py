@@ -297,7 +297,7 @@ def _priority_non_integer(_tool: str, result: WireJSON, _surface: ServerSurface)
 def _nonspec_type(_tool: str, result: WireJSON, _surface: ServerSurface) -> str | None:
     for block in _blocks(result):
         kind = block.get("type")
-        if kind not in SPEC_CONTENT_TYPES:
+        if not isinstance(kind, str) or kind not in SPEC_CONTENT_TYPES:
             return f"content[].type = {cut_snippet(repr(kind))}"
     return None
 

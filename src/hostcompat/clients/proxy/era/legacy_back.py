@@ -330,7 +330,7 @@ class LegacyBack:
 
     async def _server_item(self, session: Session, item: SessionMessage | Exception) -> None:
         if isinstance(item, Exception):
-            logger.warning("unreadable message from the upstream server: %s", item)
+            logger.warning("unreadable message from the upstream server: %s", self.gateway.config.redacted(item))
             return
         message = item.message
         if self.handshake and session is self.primary and not session.channel.answer(message):

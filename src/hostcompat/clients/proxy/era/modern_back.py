@@ -238,7 +238,7 @@ class ModernBack:
 
     async def _server_item(self, item: SessionMessage | Exception) -> None:
         if isinstance(item, Exception):
-            logger.warning("unreadable message from the upstream server: %s", item)
+            logger.warning("unreadable message from the upstream server: %s", self.gateway.config.redacted(item))
             return
         message = item.message
         if isinstance(message, (JSONRPCResponse, JSONRPCError)):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
-from hostcompat.errors import InvalidMessage
+from hostcompat.errors import InvalidMessage, InvalidRequest
 from hostcompat.wire_json import WireJSON, WireObject
 
 REQUEST = "request"
@@ -113,6 +113,10 @@ def read_frame(line: bytes) -> Frame:
                 return _new(Frame, (RESULT, request_id, "", body))
     problem = _envelope_problem(body)
     if problem is not None:
+        request_id = body.get("id")
+        if "method" in body and (type(request_id) is int or type(request_id) is str):  # its answer carries its id
+            unreadable = _unreadable(line, problem)
+            raise InvalidRequest(unreadable.message, request_id=request_id, value=unreadable.value)
         raise _unreadable(line, problem)
     method = body.get("method")
     if method is not None:

@@ -1,11 +1,10 @@
 """The fast relay for a stdio client in front of a stdio server: line by line, pipe to pipe, in loop callbacks.
 
-Each line is decoded once, only to learn its id and method and to let the session's rules look at it (a result
-holding none of the words its rules act on is not even shown to them); a message no rule patches is forwarded as
-the very bytes the peer sent (unknown fields, `_meta`, number spellings and all), a patched one is re-encoded.
-The guarantees are those of `ProxySession`: bounded messages and backlogs, a JSON-RPC error for every request the
-server leaves unanswered (it died, stalled, or sent too much), and no hang. When the eras are detected, it yields
-to the era gateway on a 2026-07-28 client or a server that refuses the handshake.
+Each line is decoded once, to learn its id and method and let the rules look at it; a message no rule patches is
+forwarded as the very bytes the peer sent (unknown fields, `_meta`, number spellings and all). The guarantees are
+those of `ProxySession`: bounded messages and backlogs, a JSON-RPC error for every request the server leaves
+unanswered (it died, stalled, or sent too much), and no hang. When the eras are detected, it yields to the era
+gateway on a 2026-07-28 client or a server that refuses the handshake.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import logging
 import os
 import subprocess
 from collections.abc import Callable
+from functools import partial
 from typing import BinaryIO
 
 import anyio
@@ -26,6 +26,7 @@ from hostcompat.clients.proxy.failures import (
     cancel_params,
     describe_failure,
     ended_error,
+    invalid_request_error,
     overloaded_error,
     oversized,
     process_ended,
@@ -58,7 +59,7 @@ from hostcompat.clients.proxy.tracker import (
     SessionTracker,
 )
 from hostcompat.clients.proxy.unreadable import unreadable_reply
-from hostcompat.errors import HostCompatError, InvalidInput, InvalidMessage
+from hostcompat.errors import HostCompatError, InvalidInput, InvalidMessage, InvalidRequest
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +98,7 @@ class PipeProxy:
         self._to_client: list[bytes] = []
         self._to_server: list[bytes] = []
         self._client_gone = False
+        self._client_full = self._server_full = False  # a backlog past its high water: the client is not read
         self._failed: UpstreamEnd | None = None
         self._stopped: asyncio.Future[str] | None = None
         self._reading: dict[int, Callable[[], None]] = {}
@@ -119,7 +121,8 @@ class PipeProxy:
         loop = asyncio.get_running_loop()
         self._loop = loop
         self._stopped = loop.create_future()
-        self._client = Outbox(loop, self._stdout, on_full=self._pause_server, on_drained=self._resume_server)
+        full, drained = partial(self._client_backlog, True), partial(self._client_backlog, False)
+        self._client = Outbox(loop, self._stdout, on_full=full, on_drained=drained)
         self._client_lines = LineBuffer(self.config.max_message_bytes)
         process: subprocess.Popen[bytes] | None = None
         try:
@@ -135,9 +138,8 @@ class PipeProxy:
     async def _relay(self, process: subprocess.Popen[bytes]) -> UpstreamEnd | None:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         self._process = process
-        self._server = Outbox(
-            self._loop, process.stdin.fileno(), on_full=self._pause_client, on_drained=self._resume_client
-        )
+        full, drained = partial(self._server_backlog, True), partial(self._server_backlog, False)
+        self._server = Outbox(self._loop, process.stdin.fileno(), on_full=full, on_drained=drained)
         self._server_lines = LineBuffer(self.config.max_message_bytes)
         self._tail = StderrTail(self._stderr)
         self._server_fd, self._stderr_fd = process.stdout.fileno(), process.stderr.fileno()
@@ -202,31 +204,29 @@ class PipeProxy:
         if self._reading.pop(fd, None) is not None:
             self._loop.remove_reader(fd)
 
-    def _pause_server(self) -> None:  # the client is not reading: stop reading what would go to it
-        if self._server_fd in self._reading:
+    def _client_backlog(self, full: bool) -> None:
+        """The client stopped reading (`full`) or reads again: while it does not, neither the server's messages nor
+        the client's own lines are read (the proxy may answer those itself: an unreadable line, a request too many).
+        """
+        self._client_full = full
+        if self._server_fd in self._reading and full:
             self._loop.remove_reader(self._server_fd)
-
-    def _resume_server(self) -> None:
-        if self._server_fd in self._reading:
+        elif self._server_fd in self._reading:
             self._loop.add_reader(self._server_fd, self._server_readable)
+        self._watch_client()
 
-    def _pause_client(self) -> None:  # the server is not reading: stop reading what would go to it
-        if self._stdin in self._reading:
+    def _server_backlog(self, full: bool) -> None:  # the server stopped reading, or reads again
+        self._server_full = full
+        self._watch_client()
+
+    def _watch_client(self) -> None:
+        """Read the client while neither side's backlog is full."""
+        if self._stdin not in self._reading:
+            return
+        if self._client_full or self._server_full:
             self._loop.remove_reader(self._stdin)
-
-    def _resume_client(self) -> None:
-        if self._stdin in self._reading:
+        else:
             self._loop.add_reader(self._stdin, self._client_readable)
-
-    @staticmethod
-    def _read(fd: int) -> bytes | None:
-        """Bytes from `fd`; b"" at its end; None when nothing is there after all."""
-        try:
-            return os.read(fd, READ_CHUNK)
-        except (BlockingIOError, InterruptedError):
-            return None
-        except OSError:
-            return b""
 
     def _flush(self) -> None:
         if self._to_client:
@@ -239,7 +239,7 @@ class PipeProxy:
             self._server.send(data)
 
     def _client_readable(self) -> None:
-        try:  # as _read, without its call (and so below: this runs for every message)
+        try:  # this runs for every message: no helper call
             data = os.read(self._stdin, READ_CHUNK)
         except (BlockingIOError, InterruptedError):
             return
@@ -296,9 +296,12 @@ class PipeProxy:
             self._stop("server")
 
     def _stderr_readable(self) -> None:
-        data = self._read(self._stderr_fd)
-        if data is None:
+        try:
+            data = os.read(self._stderr_fd, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
             return
+        except OSError:
+            data = b""
         if data:
             self._tail.keep(data)
         else:
@@ -309,6 +312,9 @@ class PipeProxy:
 
     def _unreadable(self, error: InvalidMessage) -> None:
         logger.warning("unreadable message from the client: %s", error)
+        if isinstance(error, InvalidRequest):  # the id could be read: the client waiting on it gets the answer
+            self._to_client.append(error_line(error.request_id, invalid_request_error(error.message)))
+            return
         self._to_client.append(error_line(None, unreadable_error(f"could not read a client message: {error}")))
 
     def _from_client(self, line: bytes, *, eager: bool) -> None:
@@ -386,7 +392,7 @@ class PipeProxy:
         try:
             frame = read_frame(line)
         except InvalidMessage as error:
-            logger.warning("unreadable message from the upstream server: %s", error)
+            logger.warning("unreadable message from the upstream server: %s", self.config.redacted(error))
             self._answer_unreadable(line, error.message.split(":", 1)[0])  # the reason, without the line itself
             return
         kind = frame.kind

@@ -43,6 +43,10 @@ DEAD_SESSION_LINGER = 30.0
 next request gets 404 and it starts a new session, with a new upstream)."""
 
 
+def _headers(scope: Scope) -> dict[str, str]:
+    return {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+
+
 async def _reply(send: Send, status: int, code: int | None, message: str, data: Any = None) -> None:
     """A bare HTTP response with a JSON-RPC error body (or no body when `code` is None)."""
     body = b""
@@ -88,7 +92,8 @@ class ProxyHttpApp:
         self._upstream = self._behind_gateway(upstream)
         self._sessions: dict[str, _Session] = {}
         self._group: TaskGroup | None = None
-        self.asgi: ASGIApp = RequestBodyLimitMiddleware(self._handle, config.max_message_bytes)
+        self._limited: ASGIApp = RequestBodyLimitMiddleware(self._handle, config.max_message_bytes)
+        self.asgi: ASGIApp = self._screen
 
     def _behind_gateway(self, upstream: UpstreamOpener | None) -> UpstreamOpener | None:
         """Each session's upstream, behind the era gateway unless the server is said to speak the handshake era."""
@@ -129,18 +134,24 @@ class ProxyHttpApp:
         """Serve one ASGI request."""
         await self.asgi(scope, receive, send)
 
-    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _screen(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse what needs no body read first (another path, another site's Host or Origin), then read the body
+        within its limit: a refused request costs no memory.
+        """
         if scope["type"] != "http":
             return
         if scope["path"].rstrip("/") != MCP_PATH:
             await _reply(send, 404, None, "")
             return
-        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
-        refusal = None if self._guard is None else self._guard.refusal(headers)
+        refusal = None if self._guard is None else self._guard.refusal(_headers(scope))
         if refusal is not None:
             logger.warning("refused a request: %s", refusal[1])
             await _reply(send, refusal[0], None, "")
             return
+        await self._limited(scope, receive, send)
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = _headers(scope)
         version = headers.get(MCP_PROTOCOL_VERSION_HEADER)
         if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
             supported = list(HANDSHAKE_PROTOCOL_VERSIONS)

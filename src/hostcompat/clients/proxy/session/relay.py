@@ -213,7 +213,7 @@ class ProxySession:
             except _STREAM_OVER:
                 return
             if isinstance(item, Exception):
-                logger.warning("unreadable message from the upstream server: %s", item)
+                logger.warning("unreadable message from the upstream server: %s", self.config.redacted(item))
                 if isinstance(item, UnreadableMessage) and item.reply is not None:
                     await self._unreadable_reply(item.reply)
                 continue

@@ -1,0 +1,61 @@
+"""Inputs a user or a server controls that once ended a command with a traceback or reached the terminal raw."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hostcompat.cli import command_line
+from tests.cli._support import run
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    path = tmp_path_factory.mktemp("demo") / "demo.json"
+    code, _, err = run("snapshot", "--demo", "-o", str(path))
+    assert code == 0, err
+    loaded: dict[str, object] = json.loads(path.read_text())
+    return loaded
+
+
+@pytest.mark.parametrize("kind", [{}, [], 3, None, True])
+def test_a_result_whose_content_type_is_not_a_string_is_judged_not_a_crash(
+    demo: dict[str, object], kind: object, tmp_path: Path
+) -> None:
+    snapshot = json.loads(json.dumps(demo))
+    calls = [call for call in snapshot["calls"] if isinstance(call.get("result"), dict)]
+    assert calls, "the demo snapshot captures call results"
+    calls[0]["result"]["content"] = [{"type": kind, "text": "x"}]
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(snapshot))
+    code, out, err = run("check", str(path), "--format", "json")
+    assert code in (0, 1), err
+    assert json.loads(out)["servers"][0]["hosts"]
+
+
+def test_a_catalog_display_name_reaches_the_terminal_cleaned(tmp_path: Path) -> None:
+    catalog = tmp_path / "evil.json"
+    name = "Evil\u001b]0;PWNED\u0007\u001b[2J\rFAKE"
+    catalog.write_text(json.dumps({"hosts": [{"id": "evilhost", "displayName": name, "kind": "chat"}]}))
+    _, _, err = run("check", "--demo", "--catalog", str(catalog), "--as-host", "evilhost", "-o", str(tmp_path / "r"))
+    assert "Evil" in err, err
+    assert not any(char in err for char in "\x1b\x07\r"), repr(err)
+
+
+def test_an_internal_error_is_one_line_that_says_it_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(_args: object) -> object:
+        raise TypeError("unhashable type: 'dict'")
+
+    from hostcompat.cli import check
+
+    monkeypatch.setattr(check, "plan_targets", broken)
+    monkeypatch.delenv(command_line.DEBUG_VARIABLE, raising=False)
+    code, _, err = run("check", "--demo")
+    assert code == command_line.EXIT_INTERNAL
+    assert err.count("\n") == 1 and "internal error (TypeError: unhashable type: 'dict')" in err
+    assert "this is a bug in hostcompat" in err
+    monkeypatch.setenv(command_line.DEBUG_VARIABLE, "1")
+    with pytest.raises(TypeError):
+        run("check", "--demo")
