@@ -1,5 +1,6 @@
 """The streamable HTTP front: one upstream per session, the HTTP-level refusals, and a dead upstream's session."""
 
+import sys
 from typing import Any
 
 import anyio
@@ -7,6 +8,7 @@ import httpx2
 import pytest
 from mcp.client.streamable_http import streamable_http_client
 
+from hostcompat.clients.proxy.config import stdio_upstream
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED
 from hostcompat.clients.proxy.serve import http_proxy
 from tests.clients.proxy._support import NOBODY, RawPeer, initialize_params, proxy_config
@@ -101,3 +103,23 @@ async def test_a_request_body_over_the_message_limit_is_refused_with_413() -> No
         body = {**initialize_body(), "params": {**initialize_params(NOBODY), "padding": "x" * 5000}}
         response = await http.post(proxy.url, json=body, headers=JSON_AND_SSE)
     assert response.status_code == 413
+
+
+UNREADABLE_INITIALIZE = r"""
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "initialize":
+        head = '{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{},' % json.dumps(message["id"])
+        sys.stdout.buffer.write(head.encode() + b'"serverInfo":{"name":"\xff","version":"1"}}}\n')
+        sys.stdout.buffer.flush()
+"""
+
+
+async def test_an_unreadable_answer_to_initialize_is_an_error_at_once_not_a_timeout() -> None:
+    config = proxy_config(stdio_upstream([sys.executable, "-c", UNREADABLE_INITIALIZE]), request_timeout=30)
+    async with http_proxy(config) as proxy, httpx2.AsyncClient(timeout=30) as http:
+        with anyio.fail_after(10):
+            response = await http.post(proxy.url, json=initialize_body(), headers=JSON_AND_SSE)
+    body = response.text
+    assert '"id":1' in body.replace(" ", "") and "error" in body

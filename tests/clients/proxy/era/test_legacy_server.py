@@ -124,3 +124,36 @@ async def test_a_modern_client_uses_server_everything_through_the_gateway() -> N
         assert "Ada" in text(elicited)
         assert (await client.list_prompts()).prompts
         assert (await client.list_resources()).resources
+
+
+REFUSES_INITIALIZE = """
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message.get("method") == "server/discover":
+        error = {"code": -32601, "message": "Method not found"}
+    else:
+        error = {"code": -32603, "message": "not today"}
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}), flush=True)
+"""
+
+
+async def test_a_legacy_server_that_fails_initialize_ends_the_proxy_at_once() -> None:
+    meta = {
+        PROTOCOL_VERSION_META_KEY: MODERN,
+        CLIENT_INFO_META_KEY: {"name": "c", "version": "1"},
+        CLIENT_CAPABILITIES_META_KEY: {},
+    }
+    first = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}
+    later = [{"jsonrpc": "2.0", "id": 2 + n, "method": "tools/list", "params": {"_meta": meta}} for n in range(100)]
+    proxy = [sys.executable, "-m", "hostcompat.cli.proxy", "--timeout", "30", "--", sys.executable, "-c"]
+    lines = "".join(json.dumps(message) + "\n" for message in [first, *later]).encode()
+    with anyio.fail_after(25):  # before the fix: every later request waited out --timeout, and the proxy never ended
+        done = await anyio.run_process([*proxy, REFUSES_INITIALIZE], input=lines, check=False)
+    answers = {json.loads(line)["id"]: json.loads(line) for line in done.stdout.splitlines()}
+    assert answers[1]["error"]["message"].endswith("not today")
+    assert all("error" in answer for answer in answers.values())  # the session is over: what was read, refused
+    assert done.returncode == 1  # ended as when any server ends, with nothing left waiting out --timeout
+    assert b"the server did not complete initialize (not today)" in done.stderr

@@ -160,6 +160,8 @@ async def _back_era_for_legacy(gateway: Gateway, first: JSONRPCRequest) -> tuple
         gateway.early_back.clear()
         await gateway.restart()
         return "modern", None
+    if isinstance(answer, Exception):  # an unreadable line that answers it: the relay in front says so at once
+        gateway.early_back.insert(0, answer)
     return "legacy", answer if isinstance(answer, (JSONRPCResponse, JSONRPCError)) else None
 
 

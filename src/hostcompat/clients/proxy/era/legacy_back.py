@@ -57,6 +57,7 @@ from hostcompat.clients.proxy.era.translate import (
     strip_retry,
     without_envelope,
 )
+from hostcompat.clients.proxy.failures import UpstreamEnd
 from hostcompat.clients.proxy.tracker import CANCELLED_METHOD, RequestId
 from hostcompat.wire_json import WireJSON, WireValue
 
@@ -123,8 +124,10 @@ class LegacyBack:
             primary = self._session(self.gateway.back, primary=True)
             try:
                 await self._initialize(primary, envelope)
-            except PeerError as error:
+            except PeerError as error:  # no session to relay to: the server is stopped, and every request said so
                 await self.gateway.to_front(error_message(first.id, error.error))
+                self.gateway.end = UpstreamEnd(f"the server did not complete initialize ({error.message[:200]})")
+                self.gateway.back.stop.set()
                 return
             self.sessions[envelope.identity()] = primary
             self.primary = primary
