@@ -196,6 +196,10 @@ class _RedactingFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg, record.args = clean_line(self._redactor.text(record.getMessage())), None
+        if record.exc_info:  # a traceback (with -v) quotes what the exception says: redacted line by line too
+            text = logging.Formatter().formatException(record.exc_info)
+            record.exc_text = "\n".join(clean_line(self._redactor.text(line)) for line in text.splitlines())
+            record.exc_info = None
         return True
 
 
