@@ -123,3 +123,16 @@ async def test_an_unreadable_answer_to_initialize_is_an_error_at_once_not_a_time
             response = await http.post(proxy.url, json=initialize_body(), headers=JSON_AND_SSE)
     body = response.text
     assert '"id":1' in body.replace(" ", "") and "error" in body
+
+
+async def test_a_request_whose_id_is_not_a_string_or_an_integer_is_refused_not_dropped() -> None:
+    async with http_proxy(proxy_config()) as proxy, httpx2.AsyncClient() as http:
+        opened = await http.post(proxy.url, json=initialize_body(), headers=JSON_AND_SSE)
+        session = {**JSON_AND_SSE, "mcp-session-id": opened.headers["mcp-session-id"]}
+        refused = await http.post(
+            proxy.url, json={"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}, headers=session
+        )
+        fine = await http.post(proxy.url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=session)
+    assert refused.status_code == 400  # before: 202, as for a notification, and never answered
+    assert "neither a string nor an integer" in refused.json()["error"]["message"]
+    assert fine.status_code == 200 and '"id":2' in fine.text.replace(" ", "")

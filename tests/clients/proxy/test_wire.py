@@ -12,6 +12,7 @@ from hostcompat.clients.proxy.config import stdio_upstream
 from hostcompat.clients.proxy.session.wire import (
     encode,
     error_message,
+    has_invalid_id,
     notification,
     parse_line,
     stream_item,
@@ -40,6 +41,18 @@ def test_as_a_stream_item_an_unreadable_line_is_the_error_itself() -> None:
     item = stream_item(b'{"hello": "world"}')
     assert isinstance(item, UnreadableMessage) and "hello" in item.message
     assert isinstance(stream_item(b'{"jsonrpc":"2.0","id":1,"method":"ping"}'), SessionMessage)
+
+
+@pytest.mark.parametrize("bad", ["1.5", "true", "null", "[1]", "{}"])
+def test_a_request_whose_id_the_sdk_would_drop_is_unreadable_not_a_notification(bad: str) -> None:
+    """The SDK's envelope models read `{"id": 1.5, "method": …}` as a notification: relayed so, nobody answers it."""
+    line = b'{"jsonrpc":"2.0","id":' + bad.encode() + b',"method":"tools/list"}'
+    assert has_invalid_id(line)
+    with pytest.raises(UnreadableMessage, match="neither a string nor an integer"):
+        parse_line(line)
+    assert not has_invalid_id(b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}')  # a response
+    assert not has_invalid_id(b'{"jsonrpc":"2.0","method":"notifications/x","params":{"id":1.5}}')  # not top level
+    assert isinstance(parse_line(b'{"jsonrpc":"2.0","method":"n","params":{"id":true}}'), SessionMessage)
 
 
 def test_an_error_without_data_has_no_data_member_on_the_wire() -> None:

@@ -32,9 +32,10 @@ from hostcompat._dataclass import dataclass
 from hostcompat.clients.proxy.config import MCP_PATH, ProxyConfig
 from hostcompat.clients.proxy.links import FrontLink, UpstreamLink, UpstreamOpener
 from hostcompat.clients.proxy.session.front_guard import FrontGuard
-from hostcompat.clients.proxy.session.front_opening import Refusal, read_opening, replay
+from hostcompat.clients.proxy.session.front_opening import Refusal, read_body, read_opening, replay
 from hostcompat.clients.proxy.session.relay import ProxySession
 from hostcompat.clients.proxy.session.upstream import open_upstream
+from hostcompat.clients.proxy.session.wire import BAD_ID, has_invalid_id
 
 logger = logging.getLogger(__name__)
 
@@ -172,6 +173,14 @@ class ProxyHttpApp:
         if session is None:
             await _reply(send, 404, INVALID_REQUEST, "Session not found")
             return
+        if scope["method"] == "POST":  # a request whose id the SDK's models would drop: refused, said why
+            body = await read_body(receive)
+            if body is None:
+                return
+            if has_invalid_id(body):
+                await _reply(send, 400, INVALID_REQUEST, f"Invalid Request: {BAD_ID}")
+                return
+            receive = replay(body, receive)
         is_stream = scope["method"] == "GET"
         session.requests += 1
         session.open_streams += is_stream

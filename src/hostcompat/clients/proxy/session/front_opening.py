@@ -35,7 +35,7 @@ class Refusal:
 GONE = Refusal(0, None, "the client closed the connection before its request body was complete")
 
 
-async def _read_body(receive: Receive) -> bytes | None:
+async def read_body(receive: Receive) -> bytes | None:
     """The whole request body, or None when the connection ended before it was complete."""
     chunks: list[bytes] = []
     while True:
@@ -84,7 +84,7 @@ async def read_opening(scope: Scope, headers: dict[str, str], receive: Receive) 
     content_type = headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         return Refusal(415, INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json")
-    body = await _read_body(receive)
+    body = await read_body(receive)
     if body is None:
         return GONE
     refusal = check_initialize(body)
@@ -103,4 +103,4 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return again
 
 
-__all__ = ["GONE", "Refusal", "check_initialize", "read_opening", "replay"]
+__all__ = ["GONE", "Refusal", "check_initialize", "read_body", "read_opening", "replay"]

@@ -6,6 +6,7 @@ unknown fields and `_meta` cross the proxy exactly as the peer sent them.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
@@ -26,12 +27,35 @@ def parse_line(line: bytes) -> SessionMessage:
             found (it is not UTF-8, or nested too deeply), its `reply` names that request.
     """
     try:
-        return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
     except (ValidationError, ValueError, RecursionError) as error:
         preview = line[:120].decode("utf-8", "replace")
         reply = unreadable_reply(line, str(error))
-        message = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
-        raise UnreadableMessage(message, value=preview, reply=reply) from error
+        problem = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
+        raise UnreadableMessage(problem, value=preview, reply=reply) from error
+    if isinstance(message, JSONRPCNotification) and has_invalid_id(line):
+        preview = line[:120].decode("utf-8", "replace")
+        raise UnreadableMessage(f"not a JSON-RPC message ({BAD_ID}): {preview!r}", value=preview)
+    return SessionMessage(message)
+
+
+BAD_ID = "a request whose id is neither a string nor an integer"
+
+
+def has_invalid_id(raw: bytes) -> bool:
+    """Whether `raw` (one message) is a request whose `id` is neither a string nor an integer (`1.5`, `true`,
+    `null`): the SDK's envelope models read it as a notification, dropping the id, and nobody would answer it.
+    """
+    if b'"id"' not in raw:
+        return False
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):  # the envelope models say what is wrong with it
+        return False
+    if not isinstance(value, dict) or "id" not in value or "method" not in value:
+        return False
+    request_id = value["id"]
+    return not (type(request_id) is int or type(request_id) is str)
 
 
 def stream_item(line: bytes) -> SessionMessage | Exception:
@@ -81,8 +105,10 @@ def to_server(message: JSONRPCMessage, protocol_version: str | None, stamp: bool
 
 
 __all__ = [
+    "BAD_ID",
     "encode",
     "error_message",
+    "has_invalid_id",
     "notification",
     "parse_line",
     "stream_item",
