@@ -6,7 +6,8 @@ checks the path with `check_output_path` before it does any work, so a bad path 
 - no file there yet, or a regular file: the text goes to a temporary file in the same directory, which is then
   renamed over the path (readers never see half a file; the mode of a file replaced is kept);
 - a character device (`/dev/null`, a terminal) or a FIFO: the text is written through it, and the device stays
-  what it is (renaming a file over `/dev/null` as root would replace the system's `/dev/null`);
+  what it is (renaming a file over `/dev/null` as root would replace the system's `/dev/null`); a FIFO that no
+  process reads is an error, not a wait for a reader (one planted in a shared directory must not hang the run);
 - a symbolic link is never replaced and never followed to a file or a device (a link planted in a shared directory
   must not redirect a report over another file); a link to a terminal, a FIFO or `/dev/null`, such as
   `/dev/stdout`, is written through;
@@ -15,6 +16,7 @@ checks the path with `check_output_path` before it does any work, so a bad path 
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -186,12 +188,16 @@ def _default_mode() -> int:
 
 
 def _write_through(target: Path, data_for: Callable[[bool], bytes]) -> None:
-    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    # non-blocking to open: a pipe nobody reads is an error now (ENXIO), not a run that hangs until someone does
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         handle = os.open(target, flags)
     except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise _cannot(target, "it is a pipe that no process is reading") from error
         raise _cannot(target, error.strerror or str(error)) from error
     try:
+        os.set_blocking(handle, True)  # then written as any output is, waiting for a slow reader
         opened = os.fstat(handle)
         if not _is_pass_through(opened.st_mode):  # it was swapped for something else since it was checked
             raise _cannot(target, "it changed while it was opened")

@@ -9,6 +9,7 @@ import pty
 import stat
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,16 @@ def test_snapshot_writes_a_fifo_through_and_it_stays_a_fifo(tmp_path: Path) -> N
     assert code == 0, err
     assert stat.S_ISFIFO(fifo.lstat().st_mode), "the FIFO was replaced by a file"
     assert json.loads(received[0])["target"]["kind"] == "stdio"
+
+
+def test_a_fifo_that_no_process_reads_is_an_error_not_a_wait(tmp_path: Path, board_snapshot: Path) -> None:
+    fifo = tmp_path / "nobody.fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    code, _, err = run("check", str(board_snapshot), "--format", "json", "-o", str(fifo))
+    assert code == 2 and "a pipe that no process is reading" in err, err
+    assert time.monotonic() - started < 20
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
 @pytest.mark.parametrize("command", ["snapshot", "check"])

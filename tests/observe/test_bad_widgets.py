@@ -3,6 +3,7 @@ fire on each, and every hostile widget is stopped within its limits without taki
 
 from __future__ import annotations
 
+import socket
 import time
 
 import pytest
@@ -159,3 +160,30 @@ def test_a_replayed_quirk_strips_structured_content_from_the_result_the_view_get
     }
     assert "structuredContent" not in str(results["claude"][0].params())
     assert "structuredContent" in str(results["mistral"][0].params())
+
+
+def test_webrtc_and_a_head_in_a_comment_do_not_get_past_the_network_guard() -> None:
+    """WebRTC's UDP goes round any proxy, and a CSP placed after a `<head>` found in a comment would be inert."""
+    require_browser()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener, socket.socket() as local:
+        listener.bind(("127.0.0.1", 0))
+        listener.settimeout(0.5)
+        local.bind(("127.0.0.1", 0))
+        local.listen()
+        local.settimeout(0.5)
+        udp, tcp = listener.getsockname()[1], local.getsockname()[1]
+        pages = {
+            "rtc": "<p>r</p><script>const pc = new RTCPeerConnection("
+            f"{{iceServers: [{{urls: 'stun:127.0.0.1:{udp}'}}]}});"
+            " pc.createDataChannel('d'); pc.createOffer().then((o) => pc.setLocalDescription(o));</script>",
+            "comment": f"<!-- <head> --><p>c</p><img src='http://127.0.0.1:{tcp}/x'>"
+            f"<script>fetch('http://127.0.0.1:{tcp}/y').catch(() => {{}});</script>",
+        }
+        limits = RunLimits(settle=1.0, run=4.0, explore=0.0, hard=15.0)
+        observation = observe_snapshot(_snapshot(pages), [CATALOG.get("claude")], limits=limits, explore=False)
+        with pytest.raises(TimeoutError):
+            print(listener.recvfrom(2048))  # no STUN packet reached the loopback listener
+        with pytest.raises(TimeoutError):
+            local.accept()  # nor any connection to the local service
+    records = {uri.rsplit("/", 1)[1].removesuffix(".html"): record for uri, _, record in observation.records}
+    assert records["comment"].csp_violations  # the policy applied: the page's own requests broke it, and it said so

@@ -68,11 +68,14 @@ def test_quirks_are_replayed_for_the_versions_and_context_their_sources_show() -
     assert not replays(on_mac, None, HostContext()) and replays(on_mac, None, HostContext(os="macos"))
 
 
-def test_the_csp_meta_goes_first_in_the_head_and_the_page_config_cannot_close_its_script() -> None:
-    assert with_csp("<html><head><title>x</title>", "default-src 'none'").startswith(
-        '<html><head><meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;">'
-    )
-    assert with_csp("<p>no head</p>", "a").startswith('<meta http-equiv="Content-Security-Policy" content="a">')
+def test_the_csp_meta_goes_before_the_widgets_own_markup_and_the_page_config_cannot_close_its_script() -> None:
+    meta = '<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;">'
+    assert with_csp("<html><head><title>x</title>", "default-src 'none'") == meta + "<html><head><title>x</title>"
+    assert with_csp("<p>no head</p>", "default-src 'none'").startswith(meta)
+    # a <head> in a comment (or a script) must not take the policy: it would be inert there
+    assert with_csp("<!-- <head> --><html><head>", "default-src 'none'") == meta + "<!-- <head> --><html><head>"
+    # the doctype stays first, or the page would render in quirks mode
+    assert with_csp(" <!DOCTYPE html>\n<html>", "default-src 'none'") == " <!DOCTYPE html>" + meta + "\n<html>"
     page = host_page({"srcdoc": "</script><script>alert(1)</script>"})
     assert "</script><script>alert(1)" not in page
     start = page.index('type="application/json">') + len('type="application/json">')

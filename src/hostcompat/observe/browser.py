@@ -41,6 +41,7 @@ LAUNCH_ARGS: Final = (
     f"--js-flags=--max-old-space-size={HEAP_MB}",
     "--proxy-server=http://127.0.0.1:9",  # a dead proxy: a context without its own refusing proxy gets no network
     "--proxy-bypass-list=<-loopback>",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",  # WebRTC's UDP (STUN, ICE) goes round any proxy
 )
 
 

@@ -21,7 +21,7 @@ from hostcompat.wire_json import WireJSON, WireObject
 SANDBOX: Final = "allow-scripts allow-forms"
 """The widget frame's sandbox: scripts and forms, never allow-same-origin, popups, modals or top navigation."""
 
-_HEAD: Final = regex(r"<head(\s[^>]*)?>", re.IGNORECASE)
+_DOCTYPE: Final = regex(r"\A\ufeff?\s*<!doctype[^>]*>", re.IGNORECASE)
 _MAX_SAMPLE_DEPTH: Final = 6
 
 
@@ -51,12 +51,14 @@ class SkippedWidget:
 
 
 def with_csp(html: str, csp: str) -> str:
-    """`html` with a CSP `<meta>` as the first element of its head (added in front when it has none)."""
+    """`html` with a CSP `<meta>` in front of everything the widget wrote but its doctype (kept first, so the page
+    is not put in quirks mode): the parser places it in the head, before any of the widget's own elements. Looking
+    for the widget's `<head>` instead would find one inside a comment or a script and put the policy there.
+    """
     meta = f'<meta http-equiv="Content-Security-Policy" content="{escape(csp, quote=True)}">'
-    match = _HEAD.search(html[:65_536])
-    if match is not None:
-        return html[: match.end()] + meta + html[match.end() :]
-    return meta + html
+    doctype = _DOCTYPE.match(html)
+    at = 0 if doctype is None else doctype.end()
+    return html[:at] + meta + html[at:]
 
 
 def widget_jobs(
