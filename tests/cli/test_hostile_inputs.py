@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,41 @@ def test_an_internal_error_is_one_line_that_says_it_is_a_bug(monkeypatch: pytest
     monkeypatch.setenv(command_line.DEBUG_VARIABLE, "1")
     with pytest.raises(TypeError):
         run("check", "--demo")
+
+
+def test_a_snapshot_number_too_large_for_a_float_is_a_usage_error(demo: dict[str, object], tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    huge = '"durationSeconds": 1' + "0" * 400
+    text = json.dumps({**demo, "durationSeconds": 0}).replace('"durationSeconds": 0', huge)
+    path.write_text(text)
+    code, _, err = run("check", str(path))
+    assert code == 2 and "durationSeconds" in err and "internal error" not in err, err
+
+
+FLOODING_SERVER = """
+import json, sys
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "initialize":
+        info = {"name": "f", "version": "1"}
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info}
+        send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+    elif message.get("method") == "server/discover":  # a handshake-era server
+        send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}})
+    elif message.get("method") == "notifications/initialized":
+        for n in range(5000):  # requests to the client, never reading its answers
+            send({"jsonrpc": "2.0", "id": f"s{n}", "method": "ping"})
+        sys.stdout.close()
+        import time; time.sleep(30)
+"""
+
+
+def test_a_server_flooding_the_client_with_requests_is_said_and_answered_only_so_far(tmp_path: Path) -> None:
+    path = tmp_path / "flood.json"
+    code, _, err = run("snapshot", "--timeout", "10", "-o", str(path), "--", sys.executable, "-c", FLOODING_SERVER)
+    assert code == 0, err
+    codes = [event["code"] for event in json.loads(path.read_text())["events"]]
+    assert "PROBE-REQUEST-FLOOD" in codes

@@ -275,6 +275,18 @@ def test_unusable_and_repeated_tool_entries_are_skipped_with_findings() -> None:
     assert requirements.widget_resource_uris == {"w": "ui://s/w.html"}
 
 
+def test_thousands_of_repeated_or_unusable_entries_give_a_bounded_number_of_findings() -> None:
+    """Each finding is copied to every host's report: 10,000 repeats once made a 266 MB report of a 140 kB list."""
+    requirements = derive_server_requirements([{"name": "t"}] * 5_000 + [{"x": 1}] * 5_000)
+    ids = rule_ids(requirements)
+    assert ids.count("TOOL-SHAPE-002") == 21 and ids.count("TOOL-SHAPE-001") == 21
+    details = [finding.detail for finding in requirements.tool_findings if "more tool entries" in finding.detail]
+    assert sorted(details) == [
+        "4979 more tool entries repeat a name kept earlier, past the 20 shown; they were skipped too.",
+        "4980 more tool entries are unusable (no non-empty string name), past the 20 shown; they were skipped too.",
+    ]
+
+
 def test_a_huge_tool_name_and_value_keep_findings_short() -> None:
     name = "n" * 100_000
     requirements = derive_server_requirements([{"name": name, "_meta": {"ui": {"resourceUri": "x" * 100_000}}}])

@@ -76,7 +76,10 @@ def expect_number(value: object, what: str, *, positive: bool = True) -> float:
     """`value` as a finite number (int or float, not a bool), strictly positive unless told otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{what} must be a number, got {_type_name(value)}", value=value)
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past any float: no finite number of seconds
+        number = math.inf
     if not math.isfinite(number) or (positive and number <= 0) or number < 0:
         raise InvalidInput(f"{what} must be a finite {'positive' if positive else 'non-negative'} number", value=value)
     return number

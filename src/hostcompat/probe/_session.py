@@ -37,11 +37,15 @@ from hostcompat.probe._rpc import (
 )
 from hostcompat.probe._sdk_schemas import SdkValidators
 from hostcompat.probe._wire import PROTOCOL_VERSION_META_KEY, Wire
+from hostcompat.probe.events import REQUEST_FLOOD
 
 CLIENT_INFO_META_KEY: Final = "io.modelcontextprotocol/clientInfo"
 CLIENT_CAPABILITIES_META_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 FALLBACK_VERSION: Final = "2025-11-25"
 """The version the SDK's client checks results and requests against before a version is negotiated."""
+MAX_ANSWERS_IN_FLIGHT: Final = 256
+"""The most server-to-client requests answered at once; past it (a server that sends and never reads) the rest
+are left unanswered, so a flood cannot grow the probe's memory."""
 _ABANDON_WRITE_SECONDS: Final = 5.0
 _SHUTDOWN_WRITE_SECONDS: Final = 1.0
 _REFUSALS: Final = {
@@ -129,6 +133,9 @@ class RawSession:
         self._next_id = 0
         self._pending: dict[RequestId, MemoryObjectSendStream[dict[str, Any] | tuple[int, str, Any]]] = {}
         self._in_flight: dict[RequestId, anyio.Event] = {}
+        self._answering = 0
+        """Answers to the server's requests started and not yet written (a server that does not read holds them)."""
+        self._flooded = 0
         self._closed = False
         self._group: TaskGroup | None = None
 
@@ -288,8 +295,15 @@ class RawSession:
             if message.id is not None:
                 self._resolve(message.id, message.error)
         elif message.kind == "JSONRPCRequest" and message.id is not None and message.method is not None:
+            if self._answering >= MAX_ANSWERS_IN_FLIGHT:  # it sends and does not read: answering costs memory
+                self._flooded += 1
+                if self._flooded == 1:
+                    said = f"the server sent over {MAX_ANSWERS_IN_FLIGHT} requests whose answers it did not read"
+                    self.wire.event(REQUEST_FLOOD, "warning", f"{said}; the rest were left unanswered")
+                return
             answered = self._in_flight[_coerced(message.id)] = anyio.Event()
             assert self._group is not None
+            self._answering += 1
             self._group.start_soon(self._answer, message.id, message.method, message.params, answered)
         elif message.kind == "JSONRPCNotification" and message.method == "notifications/cancelled":
             params = message.params or {}
@@ -337,6 +351,8 @@ class RawSession:
                 with anyio.move_on_after(_SHUTDOWN_WRITE_SECONDS, shield=True):
                     await self._send_answer({"jsonrpc": "2.0", "id": request_id, "error": closed})
             raise
+        finally:
+            self._answering -= 1
 
     async def _send_answer(self, message: dict[str, Any]) -> None:
         with suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):

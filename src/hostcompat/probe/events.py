@@ -81,6 +81,8 @@ INVALID_UTF8: Final = "PROBE-INVALID-UTF8"
 """The server wrote bytes that are not UTF-8; they were replaced with U+FFFD."""
 GARBAGE_OUTPUT: Final = "PROBE-GARBAGE-OUTPUT"
 """The server wrote lines that are not JSON-RPC messages on its protocol stream."""
+REQUEST_FLOOD: Final = "PROBE-REQUEST-FLOOD"
+"""The server sent more requests to the client than the probe answers at once (it was not reading the answers)."""
 NESTING_TOO_DEEP: Final = "PROBE-NESTING-TOO-DEEP"
 """The server sent a message nested past the JSON parser's recursion limit; the request it answered failed."""
 CONNECTION_CLOSED: Final = "PROBE-CONNECTION-CLOSED"
@@ -210,6 +212,7 @@ __all__ = [
     "NESTING_TOO_DEEP",
     "PAGE_CAP",
     "ProbeEvent",
+    "REQUEST_FLOOD",
     "RESOURCE_TRUNCATED",
     "SERVER_EXITED",
     "SEVERITIES",

@@ -115,18 +115,38 @@ def read_tool_list(tools: Sequence[WireValue] | None, tools_metadata: WireJSON |
     entries: list[tuple[str, Any]] = []
     seen: set[str] = set()
     findings: list[Finding] = []
+    shown = {"TOOL-SHAPE-001": 0, "TOOL-SHAPE-002": 0}  # the entries given a finding, then those past them
+    more = dict(shown)
     for index, tool in enumerate(tools[:MAX_TOOLS]):
         name = tool.get("name") if isinstance(tool, Mapping) else None
-        if not isinstance(name, str) or not name:
-            findings.append(_unusable_entry(index, tool))
-            continue
-        if name in seen:
-            findings.append(_duplicate(index, name))
+        if not isinstance(name, str) or not name or name in seen:
+            repeated = isinstance(name, str) and bool(name)
+            rule = "TOOL-SHAPE-002" if repeated else "TOOL-SHAPE-001"
+            if shown[rule] < MAX_SHAPE_FINDINGS:
+                shown[rule] += 1
+                findings.append(_duplicate(index, str(name)) if repeated else _unusable_entry(index, tool))
+            else:
+                more[rule] += 1
             continue
         seen.add(name)
         meta = tools_metadata[name] if tools_metadata is not None and name in tools_metadata else tool.get("_meta")
         entries.append((name, meta))
+    findings += [_more_entries(rule, count) for rule, count in more.items() if count]
     return ToolList(tuple(entries), tuple(findings), loaded=True, over_limit=len(tools) > MAX_TOOLS)
+
+
+MAX_SHAPE_FINDINGS: Final = 20
+"""The most unusable or repeated tool entries given a finding each (a finding is copied to every host's report)."""
+
+
+def _more_entries(rule_id: str, count: int) -> Finding:
+    what = "repeat a name kept earlier" if rule_id == "TOOL-SHAPE-002" else "are unusable (no non-empty string name)"
+    return finding_for(
+        rule_id,
+        detail=f"{count} more tool entries {what}, past the {MAX_SHAPE_FINDINGS} shown; they were skipped too.",
+        remediation="Give every tool in tools/list an object with a unique, non-empty string 'name'.",
+        evidence=(Evidence("tools", detail=f"{count} more entries"),),
+    )
 
 
 def inspect_tool_meta(name: str, meta: object) -> ToolInspection:
