@@ -187,3 +187,18 @@ def test_webrtc_and_a_head_in_a_comment_do_not_get_past_the_network_guard() -> N
             local.accept()  # nor any connection to the local service
     records = {uri.rsplit("/", 1)[1].removesuffix(".html"): record for uri, _, record in observation.records}
     assert records["comment"].csp_violations  # the policy applied: the page's own requests broke it, and it said so
+
+
+def test_array_buffers_past_the_process_memory_bound_are_refused() -> None:
+    """The JavaScript heap limit leaves out array buffers: without the process bound, 4 GiB of them were allocated."""
+    require_browser()
+    page = (
+        "<p>m</p><script>const keep = []; try { for (let i = 0; i < 4; i++) {"
+        " const a = new Uint8Array(1024 * 1024 * 1024); a.fill(1); keep.push(a); console.log('GiB ' + (i + 1)); } }"
+        " catch (e) { console.error('refused: ' + e.name); }</script>"
+    )
+    limits = RunLimits(settle=1.0, run=6.0, explore=0.0, hard=20.0)
+    observation = observe_snapshot(_snapshot({"buffers": page}), [CATALOG.get("claude")], limits=limits, explore=False)
+    ((_, _, record),) = observation.records
+    said = [text for _, text in record.console]
+    assert "GiB 2" not in said and "refused: RangeError" in said, said

@@ -7,7 +7,10 @@ No browser is downloaded: the executable is `$HOSTCOMPAT_CHROMIUM`, else the fir
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from hostcompat.errors import HostCompatError
@@ -20,6 +23,9 @@ _NAMES: Final = ("chromium", "chromium-browser", "google-chrome", "google-chrome
 
 HEAP_MB: Final = 256
 """The JavaScript heap of a renderer, in MiB: a widget allocating more crashes its own renderer."""
+PROCESS_DATA_MB: Final = 2048
+"""The writable memory of each browser process, in MiB (`RLIMIT_DATA`): the JavaScript heap limit leaves out array
+buffers, which a widget could otherwise grow to the machine's memory (4 GiB of `Uint8Array` ran to the end)."""
 
 LAUNCH_ARGS: Final = (
     "--no-sandbox",  # the OS sandbox needs a non-root user; widgets stay in the iframe sandbox, CSP and no network
@@ -91,12 +97,37 @@ async def launch(playwright: Playwright) -> Browser:
     from playwright.async_api import Error as PlaywrightError
 
     executable = find_chromium()
-    try:
-        return await playwright.chromium.launch(
-            executable_path=executable, headless=True, args=list(LAUNCH_ARGS), timeout=60_000
-        )
-    except PlaywrightError as error:
-        raise BrowserUnavailable(f"Chromium ({executable}) did not start: {str(error).splitlines()[0]}") from error
+    with tempfile.TemporaryDirectory(prefix="hostcompat-chromium-") as folder:
+        try:
+            return await playwright.chromium.launch(
+                executable_path=_bounded(executable, Path(folder)),
+                headless=True,
+                args=list(LAUNCH_ARGS),
+                timeout=60_000,
+            )
+        except PlaywrightError as error:
+            raise BrowserUnavailable(f"Chromium ({executable}) did not start: {str(error).splitlines()[0]}") from error
 
 
-__all__ = ["CHROMIUM_ENV", "HEAP_MB", "LAUNCH_ARGS", "BrowserUnavailable", "browser_status", "find_chromium", "launch"]
+def _bounded(executable: str, folder: Path) -> str:
+    """A launcher in `folder` that starts `executable` with its writable memory bounded (`PROCESS_DATA_MB`, inherited
+    by every process it starts); `executable` itself where there is no POSIX shell to set the limit.
+    """
+    if os.name != "posix" or not os.path.isfile("/bin/sh"):
+        return executable
+    launcher = folder / "chromium"
+    launcher.write_text(f'#!/bin/sh\nulimit -d {PROCESS_DATA_MB * 1024}\nexec {shlex.quote(executable)} "$@"\n')
+    launcher.chmod(0o700)
+    return str(launcher)
+
+
+__all__ = [
+    "CHROMIUM_ENV",
+    "HEAP_MB",
+    "LAUNCH_ARGS",
+    "PROCESS_DATA_MB",
+    "BrowserUnavailable",
+    "browser_status",
+    "find_chromium",
+    "launch",
+]
