@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,31 @@ def test_a_server_flooding_the_client_with_requests_is_said_and_answered_only_so
     assert code == 0, err
     codes = [event["code"] for event in json.loads(path.read_text())["events"]]
     assert "PROBE-REQUEST-FLOOD" in codes
+
+
+EXITS_LEAVING_A_CHILD = """
+import json, os, subprocess, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "server/discover":
+        error = {"code": -32601, "message": "no"}
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}), flush=True)
+    elif message.get("method") == "initialize":
+        info = {"name": "g", "version": "1"}
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info}
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # holds the server's stdout open
+        os._exit(0)
+"""
+
+
+def test_a_server_that_exits_while_its_child_holds_its_output_is_said_to_exit_not_to_time_out(tmp_path: Path) -> None:
+    path = tmp_path / "exited.json"
+    started = time.monotonic()
+    code, _, err = run(
+        "snapshot", "--timeout", "30", "-o", str(path), "--", sys.executable, "-c", EXITS_LEAVING_A_CHILD
+    )
+    assert code == 0, err
+    assert time.monotonic() - started < 15  # before: the whole --timeout
+    codes = [event["code"] for event in json.loads(path.read_text())["events"]]
+    assert "PROBE-SERVER-EXITED" in codes and "PROBE-TIMEOUT-TOTAL" not in codes, codes

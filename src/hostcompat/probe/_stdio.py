@@ -240,6 +240,18 @@ async def _read_stdout(
         done.set()
 
 
+async def _watch_exit(process: Process, stdout_done: anyio.Event) -> None:
+    """When the server exits but its output stays open (a process it started holds it), end the output as if it
+    had closed, once what was in the pipe is read: its requests then fail as for any server that exits.
+    """
+    await process.wait()
+    with anyio.move_on_after(_DRAIN_SECONDS):
+        await stdout_done.wait()
+    if not stdout_done.is_set() and process.stdout is not None:
+        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await process.stdout.aclose()
+
+
 async def _write_stdin(process: Process, wire: Wire, outbound: MemoryObjectReceiveStream[Any], codec: Codec) -> None:
     assert process.stdin is not None
     async with outbound:
@@ -361,6 +373,7 @@ async def open_stdio(target: StdioTarget, wire: Wire, codec: Codec) -> AsyncIter
         async with anyio.create_task_group() as group:
             group.start_soon(_read_stdout, process, wire, to_client, stdout_done, codec)
             group.start_soon(_write_stdin, process, wire, from_client, codec)
+            group.start_soon(_watch_exit, process, stdout_done)
             if process.stderr is not None:
                 group.start_soon(stderr.drain, process.stderr)
             else:  # pragma: no cover - spawned with a pipe
