@@ -12,7 +12,7 @@ from typing import Final
 
 from hostcompat._regex import regex
 from hostcompat.redaction.names import REDACTED, is_secret_name
-from hostcompat.redaction.urls import _url_secrets, redact_url
+from hostcompat.redaction.urls import redact_url, redact_url_collecting
 from hostcompat.wire_json import WireJSON, WireObject
 
 _HEADER_FLAGS: Final = frozenset({"-H", "--header", "--headers", "-header", "-headers", "--http-header"})
@@ -65,7 +65,7 @@ def _redact_item(arg: str, found: list[str]) -> str:
         arg = _redact_json_argument(arg, found)
     elif ";" in arg and "=" in arg:
         arg = ";".join(_redact_item(part, found) if "=" in part else part for part in arg.split(";"))
-    return _url_secrets(arg, found)
+    return redact_url_collecting(arg, found)
 
 
 _MAX_JSON_ARGUMENT: Final = 1 << 20
@@ -136,7 +136,7 @@ def _scan_args(args: Iterable[str]) -> tuple[list[str], list[str]]:
         elif equals:
             redacted.append(f"{flag}={_redact_item(value, found)}")
         else:
-            redacted.append(_url_secrets(arg, found))
+            redacted.append(redact_url_collecting(arg, found))
     return redacted, found
 
 

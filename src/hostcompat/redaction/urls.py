@@ -34,7 +34,9 @@ def _basic_credentials(user: str, password: str) -> str:
     return base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
 
 
-def _url_secrets(text: str, found: list[str]) -> str:
+def redact_url_collecting(text: str, found: list[str]) -> str:
+    """`redact_url(text)`, adding each secret it replaces to `found` (for a `Redactor`)."""
+
     def userinfo(match: re.Match[str]) -> str:
         user, colon, password = match.group(2).partition(":")
         if colon and password:
@@ -61,13 +63,13 @@ def redact_url(text: str) -> str:
 
     Everything else is kept as written: `postgresql://<redacted>@db:5432/app?sslmode=require`.
     """
-    return _url_secrets(text, [])
+    return redact_url_collecting(text, [])
 
 
 def url_secrets(url: str) -> list[str]:
     """The secret values in `url` (its password, its secret-looking parameter values), for a `Redactor`."""
     found: list[str] = []
-    _url_secrets(url, found)
+    redact_url_collecting(url, found)
     return found
 
 
@@ -94,4 +96,11 @@ def url_credentials_note(url: str, headers: Mapping[str, str]) -> str | None:
     )
 
 
-__all__ = ["redact_url", "strip_url_credentials", "url_credentials_note", "url_has_credentials", "url_secrets"]
+__all__ = [
+    "redact_url",
+    "redact_url_collecting",
+    "strip_url_credentials",
+    "url_credentials_note",
+    "url_has_credentials",
+    "url_secrets",
+]

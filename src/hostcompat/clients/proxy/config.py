@@ -6,6 +6,7 @@ second-guess them.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import os
@@ -192,7 +193,12 @@ class ProxyConfig:
 
     def redacted(self, text: object) -> str:
         """`text` (what the upstream wrote, quoted in a log line) with the upstream's secrets redacted."""
-        return self.upstream.redactor().text(str(text))
+        return self._redactor.text(str(text))
+
+    @functools.cached_property
+    def _redactor(self) -> Redactor:
+        """The upstream's redactor, made once (a server writing line after line of garbage is logged each time)."""
+        return self.upstream.redactor()
 
 
 def stdio_upstream(

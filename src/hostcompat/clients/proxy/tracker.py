@@ -64,7 +64,8 @@ class Answer:
     applied: tuple[str, ...] = ()
 
 
-def _is_id(value: object) -> TypeGuard[RequestId]:
+def is_request_id(value: object) -> TypeGuard[RequestId]:
+    """Whether `value` may be a JSON-RPC request id: a string or an integer (a bool is neither)."""
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
@@ -82,7 +83,7 @@ def _meta(params: object) -> Mapping[str, Any]:
 
 def _progress_token(params: object) -> RequestId | None:
     token = _meta(params).get("progressToken")
-    return token if _is_id(token) else None
+    return token if is_request_id(token) else None
 
 
 def _identity(message: Mapping[str, Any]) -> ClientIdentity | None:
@@ -193,7 +194,7 @@ class SessionTracker:
         if method != CANCELLED_METHOD or not isinstance(params, Mapping):
             return None
         request_id = params.get("requestId")
-        if not _is_id(request_id) or request_id not in self._pending:
+        if not is_request_id(request_id) or request_id not in self._pending:
             return None
         self.forget(request_id)
         return request_id
@@ -235,7 +236,7 @@ class SessionTracker:
         """
         if method == PROGRESS_METHOD and isinstance(params, Mapping):
             token = params.get("progressToken")
-            found = self._by_token.get(token) if _is_id(token) else None
+            found = self._by_token.get(token) if is_request_id(token) else None
             if found is not None:
                 return found
         if standalone_stream or not self._pending:
@@ -250,7 +251,7 @@ class SessionTracker:
 
     def forget(self, request_id: Any) -> Pending | None:
         """Stop tracking a request (answered, cancelled or timed out); the request, or None if not in flight."""
-        if type(request_id) is not str and type(request_id) is not int and not _is_id(request_id):
+        if type(request_id) is not str and type(request_id) is not int and not is_request_id(request_id):
             return None  # (the exact types first: the common case, without a call)
         pending = self._pending.pop(request_id, None)
         token = None if pending is None else pending.progress_token
@@ -279,4 +280,5 @@ __all__ = [
     "Pending",
     "RequestId",
     "SessionTracker",
+    "is_request_id",
 ]

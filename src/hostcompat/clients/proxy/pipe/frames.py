@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from hostcompat.clients.proxy.failures import ErrorObject
+from hostcompat.clients.proxy.tracker import is_request_id
 from hostcompat.errors import InvalidMessage, InvalidRequest
 from hostcompat.wire_json import WireJSON, WireObject
 
@@ -38,10 +39,6 @@ class Frame(NamedTuple):
     body: WireObject
 
 
-def _is_id(value: object) -> bool:
-    return type(value) is int or type(value) is str  # decoded JSON: exact types, and a bool is no id
-
-
 def _unreadable(line: bytes, reason: str) -> InvalidMessage:
     if line.endswith(b"\n"):  # the line's own terminator is no part of what it says
         line = line[:-1]
@@ -58,16 +55,16 @@ def _envelope_problem(body: dict[str, Any]) -> str | None:
             return "method is not a string"
         if body.get("params") is not None and not isinstance(body["params"], dict):
             return "params is not an object"
-        if "id" in body and not _is_id(body["id"]):
+        if "id" in body and not is_request_id(body["id"]):
             return "bad id"
         return None
     if "result" in body:
-        if not _is_id(body.get("id")):
+        if not is_request_id(body.get("id")):
             return "bad id"
         return None if isinstance(body["result"], dict) else "result is not an object"
     if "error" in body:
         error = body["error"]
-        if body.get("id") is not None and not _is_id(body["id"]):
+        if body.get("id") is not None and not is_request_id(body["id"]):
             return "bad id"
         if not isinstance(error, dict) or not isinstance(error.get("message"), str):
             return "malformed error"
@@ -114,7 +111,7 @@ def read_frame(line: bytes) -> Frame:
     problem = _envelope_problem(body)
     if problem is not None:
         request_id = body.get("id")
-        if "method" in body and (type(request_id) is int or type(request_id) is str):  # its answer carries its id
+        if "method" in body and is_request_id(request_id):  # a request, however malformed: its answer carries its id
             unreadable = _unreadable(line, problem)
             raise InvalidRequest(unreadable.message, request_id=request_id, value=unreadable.value)
         raise _unreadable(line, problem)

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.types import Message, Receive, Scope
 
 from hostcompat._dataclass import dataclass
-from hostcompat.clients.proxy.tracker import INITIALIZE_METHOD
+from hostcompat.clients.proxy.tracker import INITIALIZE_METHOD, is_request_id
 
 
 @dataclass(frozen=True)
@@ -47,17 +47,13 @@ async def read_body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
-def _is_id(value: object) -> bool:
-    return isinstance(value, (int, str)) and not isinstance(value, bool)
-
-
 def check_initialize(body: bytes) -> Refusal | None:
     """None when `body` is one JSON-RPC `initialize` request with valid params; else why not."""
     try:
         message: Any = json.loads(body)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return Refusal(400, PARSE_ERROR, "Parse error: the body is not JSON")
-    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not _is_id(message.get("id")):
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not is_request_id(message.get("id")):
         return Refusal(400, INVALID_REQUEST, "Bad Request: a session starts with one JSON-RPC initialize request")
     if message.get("method") != INITIALIZE_METHOD:
         return Refusal(400, INVALID_REQUEST, "Bad Request: Missing session ID (a session starts with initialize)")

@@ -15,6 +15,7 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCMessage, JSONRPCNotificati
 from pydantic import ValidationError
 
 from hostcompat.clients.proxy.failures import ErrorObject
+from hostcompat.clients.proxy.tracker import is_request_id
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
 from hostcompat.wire_json import WireObject
 
@@ -54,8 +55,7 @@ def has_invalid_id(raw: bytes) -> bool:
         return False
     if not isinstance(value, dict) or "id" not in value or "method" not in value:
         return False
-    request_id = value["id"]
-    return not (type(request_id) is int or type(request_id) is str)
+    return not is_request_id(value["id"])
 
 
 def stream_item(line: bytes) -> SessionMessage | Exception:
