@@ -40,6 +40,7 @@ UTILITIES = frozenset(
         "terminal",
         "redaction",
         "output_files",
+        "process_tree",
         "json_schema_parts",
     }
 )

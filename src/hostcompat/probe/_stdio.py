@@ -31,6 +31,7 @@ from hostcompat.probe._rpc import RequestId
 from hostcompat.probe._spawn import inherited_environment, start, take
 from hostcompat.probe._wire import Wire, sample
 from hostcompat.probe.events import (
+    DETACHED_STOPPED,
     GARBAGE_OUTPUT,
     INVALID_UTF8,
     MESSAGE_TOO_LARGE,
@@ -41,6 +42,7 @@ from hostcompat.probe.events import (
     STDERR_TRUNCATED,
 )
 from hostcompat.probe.target import StdioTarget
+from hostcompat.process_tree import TrackedProcess, detached_descendants, stop_detached
 
 DROPPED_MESSAGE_CODE: Final = -32099
 """The JSON-RPC error code the probe answers a request with when the server's reply was too large to read."""
@@ -315,6 +317,7 @@ async def _stop(process: Process, wire: Wire) -> str:
     """Close stdin, then SIGTERM, then SIGKILL the group, each after `shutdown_grace`; say how it ended."""
     grace = wire.limits.shutdown_grace
     went_away = wire.closed or process.returncode is not None  # stdout ended before the probe stopped it
+    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
@@ -339,7 +342,24 @@ async def _stop(process: Process, wire: Wire) -> str:
             else:
                 wire.event(SHUTDOWN_ABANDONED, "error", f"process {process.pid} survived SIGKILL", step="shutdown")
     _signal_group(process, signal.SIGKILL)  # anything the server left behind in its group
+    if detached:
+        await _stop_detached(detached, wire, grace)
     return ended
+
+
+async def _stop_detached(detached: tuple[TrackedProcess, ...], wire: Wire, grace: float) -> None:
+    """Stop what the server started in sessions of its own and left running, and say so."""
+    stopped = await stop_detached(detached, grace, anyio.sleep)
+    if not stopped.left:
+        return
+    left = stopped.left
+    pids = ", ".join(str(process.pid) for process in left[:10]) + (", ..." if len(left) > 10 else "")
+    how = f"{stopped.killed} of them ignored SIGTERM and were killed" if stopped.killed else "SIGTERM stopped them"
+    message = (
+        f"the server left {len(left)} process(es) running in sessions of their own, outside its process group"
+        f" (pid {pids}); {how}"
+    )
+    wire.event(DETACHED_STOPPED, "warning", message, step="shutdown")
 
 
 def _exit_status(returncode: int | None) -> dict[str, Any]:

@@ -95,6 +95,9 @@ SHUTDOWN_KILLED: Final = "PROBE-SHUTDOWN-KILLED"
 """The server ignored SIGTERM and was killed."""
 SHUTDOWN_ABANDONED: Final = "PROBE-SHUTDOWN-ABANDONED"
 """The server was still alive after SIGKILL (it should never happen)."""
+DETACHED_STOPPED: Final = "PROBE-DETACHED-STOPPED"
+"""The server left processes it had started in sessions of their own running (outside its process group, which
+the stop signals); they were stopped after it."""
 STDERR_TRUNCATED: Final = "PROBE-STDERR-TRUNCATED"
 """The server wrote more to stderr than the limit keeps; only the tail is kept."""
 EVENTS_TRUNCATED: Final = "PROBE-EVENTS-TRUNCATED"
@@ -194,6 +197,7 @@ __all__ = [
     "COVERAGES",
     "CURSOR_REPEATED",
     "Coverage",
+    "DETACHED_STOPPED",
     "DIMENSIONS",
     "Dimension",
     "ERROR_RESPONSE",

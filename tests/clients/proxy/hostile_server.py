@@ -3,6 +3,7 @@
 Run as `python hostile_server.py [options]`:
   --ignore-term      ignore SIGTERM (it and its child)
   --grandchild       start a child in the same process group that sleeps for an hour (with its stdio closed)
+  --detached         start that child in a session of its own instead (as `setsid` or Node's `detached` do)
   --pids FILE        write "<own pid> <child pid>" to FILE once ready
   --starts FILE      append a line to FILE on every start (to count how often a proxy started it)
 
@@ -88,6 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ignore-term", action="store_true")
     parser.add_argument("--grandchild", action="store_true")
+    parser.add_argument("--detached", action="store_true")
     parser.add_argument("--pids")
     parser.add_argument("--starts")
     options = parser.parse_args()
@@ -100,7 +102,13 @@ def main() -> None:
     if options.grandchild:
         flag = "1" if options.ignore_term else "0"
         quiet = subprocess.DEVNULL
-        child = subprocess.Popen([sys.executable, "-c", SLEEPER, flag], stdin=quiet, stdout=quiet, stderr=quiet)
+        child = subprocess.Popen(
+            [sys.executable, "-c", SLEEPER, flag],
+            stdin=quiet,
+            stdout=quiet,
+            stderr=quiet,
+            start_new_session=options.detached,
+        )
         child_pid = child.pid
     pids = f"{os.getpid()} {child_pid}"
     if options.pids:

@@ -96,16 +96,19 @@ def test_a_signal_to_the_stdio_proxy_stops_a_server_that_ignores_sigterm_and_its
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("loop", LOOPS)
 @pytest.mark.parametrize("stdin_kind", ["pipe", "file"])
+@pytest.mark.parametrize("session", ["group", "own"])
 def test_a_child_the_server_leaves_behind_does_not_outlive_the_proxy(
-    loop: str, stdin_kind: str, tmp_path: Path
+    loop: str, stdin_kind: str, session: str, tmp_path: Path
 ) -> None:
-    """The server exits when stdin closes, but its child is still in its process group: the proxy stops it too.
+    """The server exits when stdin closes, but its child is still running, in its process group or (`own`) in a
+    session of its own, where the group signal misses it: the proxy stops it too.
 
     With stdin from a file the proxy relays through the message-level session instead of the pipe relay.
     """
     pids_file = tmp_path / "pids"
     requests = lines(INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "ping"})
-    command = [*PROXY, "--loop", loop, "--", sys.executable, str(HOSTILE), "--grandchild", "--pids", str(pids_file)]
+    server = [sys.executable, str(HOSTILE), "--grandchild", "--pids", str(pids_file)]
+    command = [*PROXY, "--loop", loop, "--", *server, *(["--detached"] if session == "own" else [])]
     try:
         if stdin_kind == "file":
             (tmp_path / "in").write_bytes(requests)

@@ -3,11 +3,13 @@
 The server leads a session of its own, so its pid is the id of a process group that also holds whatever it starts
 (`npx` runs `node`, a shell runs the real server). Stopping the leader is not enough: a child it left behind would
 outlive the proxy. So the whole group is signalled, SIGTERM first and SIGKILL after a bounded wait, even once the
-leader has exited on its own.
+leader has exited on its own. A child the server moved to a session of its own has left the group: those are
+listed before the server is told to stop (`hostcompat.process_tree`) and stopped after it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -15,6 +17,10 @@ from collections.abc import Callable
 from contextlib import suppress
 
 import anyio
+
+from hostcompat.process_tree import TrackedProcess, stop_detached
+
+logger = logging.getLogger(__name__)
 
 GROUP_POLL = 0.02
 """Seconds between checks on a process group that was told to stop."""
@@ -45,6 +51,18 @@ async def _wait_gone(pgid: int, seconds: float, reap: Callable[[], object]) -> b
                 return True
             await anyio.sleep(GROUP_POLL)
     return False
+
+
+async def end_detached(detached: tuple[TrackedProcess, ...], grace: float) -> None:
+    """Stop what the server had moved to sessions of its own (listed by `detached_descendants` before it was told
+    to stop) and is still running: SIGTERM, up to `grace` seconds, SIGKILL.
+    """
+    if detached:
+        stopped = await stop_detached(detached, grace, anyio.sleep)
+        if stopped.left:
+            pids = ", ".join(str(process.pid) for process in stopped.left[:10])
+            count = len(stopped.left)
+            logger.info("stopped %d process(es) the server left in sessions of their own (pid %s)", count, pids)
 
 
 async def end_group(pgid: int, grace: float, reap: Callable[[], object]) -> None:
@@ -85,4 +103,4 @@ def limit_memory(pid: int, max_bytes: int | None) -> bool:
     return True
 
 
-__all__ = ["GROUP_POLL", "end_group", "group_alive", "limit_memory", "signal_group"]
+__all__ = ["GROUP_POLL", "end_detached", "end_group", "group_alive", "limit_memory", "signal_group"]

@@ -12,13 +12,15 @@ import asyncio
 import os
 import stat
 import subprocess
+import sys
 from collections.abc import Callable
 from contextlib import suppress
 
 import anyio
 
 from hostcompat.clients.proxy.config import StdioUpstream
-from hostcompat.clients.proxy.processes import end_group, limit_memory
+from hostcompat.clients.proxy.processes import end_detached, end_group, limit_memory
+from hostcompat.process_tree import detached_descendants
 
 HIGH_WATER = 1 << 20
 """Bytes waiting for a slow reader past which the relay stops reading the side that feeds it."""
@@ -167,14 +169,16 @@ async def wait_exit(process: subprocess.Popen[bytes], seconds: float) -> int | N
 
 async def stop_server(process: subprocess.Popen[bytes], grace: float, *, hurry: bool = False) -> None:
     """Close the server's stdin and give it `grace` seconds to exit (no wait when `hurry`), then end whatever is
-    left of its process group: SIGTERM, at most `grace` seconds, SIGKILL.
+    left of its process group, and what it moved to sessions of its own: SIGTERM, at most `grace` seconds, SIGKILL.
     """
+    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError):
             process.stdin.close()
     if not hurry:
         await wait_exit(process, grace)
     await end_group(process.pid, grace, process.poll)  # the server leads its own session: its pid is the group's id
+    await end_detached(detached, grace)
     for pipe in (process.stdout, process.stderr):
         if pipe is not None:
             with suppress(OSError):

@@ -21,9 +21,10 @@ from hostcompat.clients.proxy.config import EXIT_GRACE, StdioUpstream
 from hostcompat.clients.proxy.failures import UpstreamEnd, oversized, process_ended
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
 from hostcompat.clients.proxy.links import UpstreamLink
-from hostcompat.clients.proxy.processes import end_group, limit_memory
+from hostcompat.clients.proxy.processes import end_detached, end_group, limit_memory
 from hostcompat.clients.proxy.session.wire import encode, stream_item
 from hostcompat.clients.proxy.stderr_tail import StderrTail
+from hostcompat.process_tree import detached_descendants
 
 READ_CHUNK = 65_536
 WRITE_BATCH = 64
@@ -68,7 +69,10 @@ async def _wait_exit(process: Process, seconds: float) -> int | None:
 
 
 async def _stop(process: Process, *, hurry: bool) -> None:
-    """Close stdin and give the server a moment (none when `hurry`), then end whatever is left of its group."""
+    """Close stdin and give the server a moment (none when `hurry`), then end whatever is left of its group, and
+    what it moved to sessions of its own.
+    """
+    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
@@ -79,6 +83,7 @@ async def _stop(process: Process, *, hurry: bool) -> None:
             process.kill()
     else:
         await end_group(process.pid, EXIT_GRACE, lambda: process.returncode)
+        await end_detached(detached, EXIT_GRACE)
     await _wait_exit(process, EXIT_GRACE)
 
 
