@@ -124,6 +124,7 @@ def test_a_stdio_client_gets_the_crash_of_a_stdio_upstream_without_its_secrets()
     assert done.returncode == 1
     summary = done.stderr.splitlines()[-1]  # the proxy's own last word; the server's stderr is passed on above it
     assert summary.startswith("hostcompat proxy: the upstream server") and API_KEY not in summary
+    assert done.stderr.count("exited with code 4") == 1  # said once, not twice
 
 
 @pytest.mark.timeout(90)

@@ -73,9 +73,7 @@ async def run_stdio_proxy(
         group.cancel_scope.cancel()
     if received:
         return 128 + received[0]
-    if end is not None:
-        sys.stderr.write(f"hostcompat proxy: {end.summary}\n")
-    return 0 if end is None else 1
+    return 0 if end is None else 1  # how the upstream ended was logged where it was seen, once
 
 
 async def _relay(
