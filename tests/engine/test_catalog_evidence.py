@@ -1,5 +1,6 @@
 """Sourced catalog facts bite through their triggers: top-level combinators on Claude Code, VS Code's text-only
-replacement by structuredContent, Claude Desktop's isError validation, and a quirk held behind a feature gate.
+replacement by structuredContent, Claude Desktop's isError validation, a quirk held behind a feature gate, and one
+held only for the registration path its source shows.
 """
 
 from typing import Any
@@ -55,3 +56,18 @@ def test_a_quirk_behind_a_feature_gate_holds_only_where_the_gate_is_on() -> None
     gated = HostContext(gates=frozenset({"tengu-mcp-protocol-negotiation-stdio"}))
     assert "discover-then-legacy-initialize" not in {quirk.id for quirk in in_context(claude_code, COMMON).quirks}
     assert "discover-then-legacy-initialize" in {quirk.id for quirk in in_context(claude_code, gated).quirks}
+
+
+def test_the_resource_link_failure_seen_in_chatgpt_desktop_holds_for_its_codex_runtime_not_for_connectors() -> None:
+    """openai/codex #41280 saw the failure in Codex Desktop and in ChatGPT desktop's Codex runtime (rmcp, servers from
+    ~/.codex/config.toml); MCPJam's probe saw a resource_link pass through a connector on the web.
+    """
+    link = {"typed": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}}
+    common = _findings([TYPED], "chatgpt", link)
+    assert "SERVER-QUIRK-001" not in common and common.get("SERVER-CONTEXT-001") is Severity.INFO
+    config_file = {"chatgpt": HostContext(registration="config-file")}
+    report = evaluate_all_hosts([TYPED], CATALOG, call_results=link, host_ids="chatgpt", host_contexts=config_file)
+    assert {finding.rule_id: finding.severity for finding in report.reports[0].findings}.get(
+        "SERVER-QUIRK-001"
+    ) is Severity.DEGRADED
+    assert _findings([TYPED], "codex", link).get("SERVER-CONTENT-001") is Severity.DEGRADED  # its resourceLink fact
