@@ -65,7 +65,7 @@ def test_the_resource_link_failure_seen_in_chatgpt_desktop_holds_for_its_codex_r
     link = {"typed": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}}
     common = _findings([TYPED], "chatgpt", link)
     assert "SERVER-QUIRK-001" not in common and common.get("SERVER-CONTEXT-001") is Severity.INFO
-    config_file = {"chatgpt": HostContext(registration="config-file")}
+    config_file: dict[str | None, HostContext] = {"chatgpt": HostContext(registration="config-file")}
     report = evaluate_all_hosts([TYPED], CATALOG, call_results=link, host_ids="chatgpt", host_contexts=config_file)
     assert {finding.rule_id: finding.severity for finding in report.reports[0].findings}.get(
         "SERVER-QUIRK-001"
