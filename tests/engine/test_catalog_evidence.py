@@ -71,3 +71,30 @@ def test_the_resource_link_failure_seen_in_chatgpt_desktop_holds_for_its_codex_r
         "SERVER-QUIRK-001"
     ) is Severity.DEGRADED
     assert _findings([TYPED], "codex", link).get("SERVER-CONTENT-001") is Severity.DEGRADED  # its resourceLink fact
+
+
+def _degraded(tools: list[dict[str, Any]], host: str, results: dict[str, Any] | None = None, **kw: Any) -> set[str]:
+    report = evaluate_all_hosts(tools, CATALOG, call_results=results, host_ids=host, **kw).reports[0]
+    return {finding.rule_id for finding in report.findings if finding.severity is Severity.DEGRADED}
+
+
+def test_facts_shown_only_for_another_product_or_fixed_since_no_longer_degrade() -> None:
+    """Each of these was sourced from another client, or is fixed in a version the source names: a false
+    "degraded" otherwise. Pinned to a version the source shows, the fixed ones still bite.
+    """
+    link = {"typed": {"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}}
+    assert "SERVER-CONTENT-001" not in _degraded([TYPED], "claude", link)  # the report was Claude Code's
+    many = [{"name": f"t{n}", "inputSchema": {"type": "object"}} for n in range(140)]
+    assert "SERVER-LIMIT-001" not in _degraded(many, "vscode")  # grouped into virtual tools since 1.103
+    assert "SERVER-LIMIT-001" in _degraded(many, "vscode", host_versions={"vscode": "1.102.1"})
+    both = {"name": "pick", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "anyOf": []}}}}
+    assert "SERVER-SCHEMA-001" not in _degraded([both], "gemini-cli")  # gone with PR #4176
+    assert "SERVER-SCHEMA-001" in _degraded(
+        [{"name": "r", "inputSchema": {"type": "object", "$defs": {}}}], "gemini-cli"
+    )
+    no_structured = {"typed": {"content": [{"type": "text", "text": "3"}]}}
+    assert "SERVER-OUTPUT-001" not in _degraded([TYPED], "n8n", no_structured)  # the community node's reports
+    long_name = [{"name": "x" * 70, "inputSchema": {"type": "object"}}]
+    assert "SERVER-NAME-002" not in _degraded(long_name, "codex") and "SERVER-NAME-001" not in _degraded(
+        long_name, "codex"
+    )

@@ -94,6 +94,31 @@ def qualifier(judged: Judgement, at: HostAt, fact: Fact | QuirkRef) -> str:
     return why + _version_note(at, fact) + _age_note(at, fact)
 
 
+SKIP: Final = "skip"
+"""What `limit_severity` gives for a fact that does not hold for the host version judged."""
+
+
+def limit_severity(lane: LaneBuilder, fact: Fact) -> Severity | str | None:
+    """The severity of a finding a limit fact (a tool count, a name length or charset, schema constructs) gives
+    when the server's own data crosses it: `SKIP` when the fact does not hold for the version judged, info when it
+    is information only or holds only for versions before a fix (the current one is judged), else None (the
+    rule's own severity).
+    """
+    if fact.info_only:
+        return Severity.INFO
+    if lane.version is None and fact.fixed_in is None:
+        return None
+    applies = _applies(lane, fact)
+    if applies is False:
+        return SKIP
+    return None if applies else Severity.INFO
+
+
+def version_note(at: HostAt, fact: Fact | QuirkRef) -> str:
+    """A sentence on the versions `fact` holds for, as the detail of a finding it gives ends with."""
+    return _version_note(at, fact)
+
+
 def _applies(lane: LaneBuilder, fact: Fact | QuirkRef) -> bool | None:
     """Whether the fact applies to the host version judged (None: only to versions older than the current one,
     so information only).
@@ -168,4 +193,14 @@ def compare_versions(left: str, right: str) -> int:
     return sign if extra.isdigit() else -sign
 
 
-__all__ = ["STALE_AFTER_MONTHS", "Judgement", "compare_versions", "judge", "months_between", "qualifier"]
+__all__ = [
+    "SKIP",
+    "STALE_AFTER_MONTHS",
+    "Judgement",
+    "compare_versions",
+    "judge",
+    "limit_severity",
+    "months_between",
+    "qualifier",
+    "version_note",
+]

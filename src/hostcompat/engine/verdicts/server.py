@@ -18,6 +18,7 @@ from hostcompat.engine.catalog.schema import NO_LIMIT
 from hostcompat.engine.findings.model import Evidence, Finding, Severity, cut_snippet
 from hostcompat.engine.findings.rules import finding_for, rule_info
 from hostcompat.engine.server.digest import ServerDigest
+from hostcompat.engine.verdicts.conditions import SKIP, limit_severity, version_note
 from hostcompat.engine.verdicts.model import (
     HostAt,
     LaneBuilder,
@@ -222,16 +223,21 @@ def _tool_count(server: ServerDigest, lane: LaneBuilder, limit: tuple[Fact, int]
     if len(names) <= cap:
         return
     excess = names[cap:]
-    lane.add(_LIMIT, None, excess, _write_tool_count, lane.at, names, excess, fact, cap)
+    severity = limit_severity(lane, fact)
+    if severity != SKIP:
+        level = _level(severity)
+        lane.add(_LIMIT, level, excess, _write_tool_count, lane.at, names, excess, fact, cap, level)
 
 
-def _write_tool_count(at: HostAt, names: tuple[str, ...], excess: tuple[str, ...], fact: Fact, cap: int) -> Finding:
+def _write_tool_count(
+    at: HostAt, names: tuple[str, ...], excess: tuple[str, ...], fact: Fact, cap: int, severity: Severity | None
+) -> Finding:
     return finding_for(
         "SERVER-LIMIT-001",
         detail=cut_text(
             f"The server lists {len(names)} tools; {at.host.display_name} takes at most {cap} (the user's other "
             f"servers count too), so {len(excess)} tool(s) such as {name_list(excess)} may be left out."
-            f"{note_suffix(fact)}"
+            f"{note_suffix(fact)}{version_note(at, fact)}"
         ),
         remediation=with_client_rules(
             f"Offer at most {cap} tools (fewer leaves room for other servers), or group them behind a router tool.",
@@ -242,6 +248,7 @@ def _write_tool_count(at: HostAt, names: tuple[str, ...], excess: tuple[str, ...
             Evidence("tools/list", detail=f"{len(names)} tools"),
             fact_evidence(at.host, MAX_TOOLS_FACT, fact),
         ),
+        severity=severity,
         **fact_fields(fact),
     )
 
@@ -262,15 +269,20 @@ def _name_length(
     over = server.long_names(counted, limit)
     if not over.tools:
         return
-    lane.add(_NAME_LENGTH, None, over.tools, _write_name_length, lane.at, over, limit_fact, limit, extra, how)
+    severity = limit_severity(lane, limit_fact)
+    if severity != SKIP:
+        write, level = _write_name_length, _level(severity)
+        lane.add(_NAME_LENGTH, level, over.tools, write, lane.at, over, limit_fact, limit, extra, how, level)
 
 
-def _write_name_length(at: HostAt, over: ToolSet, limit_fact: Fact, limit: int, extra: int, how: str) -> Finding:
+def _write_name_length(
+    at: HostAt, over: ToolSet, limit_fact: Fact, limit: int, extra: int, how: str, severity: Severity | None
+) -> Finding:
     return finding_for(
         "SERVER-NAME-001",
         detail=cut_text(
             f"{len(over.tools)} tool name(s) are longer than {at.host.display_name}'s limit of {limit} "
-            f"characters {how}: {over.text}.{note_suffix(limit_fact)}"
+            f"characters {how}: {over.text}.{note_suffix(limit_fact)}{version_note(at, limit_fact)}"
         ),
         remediation=with_client_rules(
             f"Shorten the tool names to at most {max(limit - extra, 1)} characters.",
@@ -278,6 +290,7 @@ def _write_name_length(at: HostAt, over: ToolSet, limit_fact: Fact, limit: int, 
         ),
         tools=over.tools,
         evidence=(*over.evidence, fact_evidence(at.host, NAME_LENGTH_FACT, limit_fact)),
+        severity=severity,
         **fact_fields(limit_fact),
     )
 
@@ -313,15 +326,18 @@ def _name_charset(server: ServerDigest, lane: LaneBuilder, fact: Fact, pattern: 
     bad = server.names_outside(pattern)
     if not bad.tools:
         return
-    lane.add(_NAME_CHARSET, None, bad.tools, _write_name_charset, lane.at, bad, fact)
+    severity = limit_severity(lane, fact)
+    if severity != SKIP:
+        level = _level(severity)
+        lane.add(_NAME_CHARSET, level, bad.tools, _write_name_charset, lane.at, bad, fact, level)
 
 
-def _write_name_charset(at: HostAt, bad: ToolSet, fact: Fact) -> Finding:
+def _write_name_charset(at: HostAt, bad: ToolSet, fact: Fact, severity: Severity | None) -> Finding:
     return finding_for(
         "SERVER-NAME-002",
         detail=cut_text(
             f"{len(bad.tools)} tool name(s) have characters outside {fact.value}, which "
-            f"{at.host.display_name} requires: {bad.text}.{note_suffix(fact)}"
+            f"{at.host.display_name} requires: {bad.text}.{note_suffix(fact)}{version_note(at, fact)}"
         ),
         remediation=with_client_rules(
             f"Use only {fact.value} in tool names (replace the others with '_').",
@@ -329,16 +345,22 @@ def _write_name_charset(at: HostAt, bad: ToolSet, fact: Fact) -> Finding:
         ),
         tools=bad.tools,
         evidence=(*bad.evidence, fact_evidence(at.host, NAME_CHARSET_FACT, fact)),
+        severity=severity,
         **fact_fields(fact),
     )
 
 
 def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact, *, conditional: bool) -> None:
     rule = _SCHEMA_CONDITIONAL if conditional else _SCHEMA
-    lane.add(rule, None, uses.tools, _write_schema_finding, lane.at, feature, uses, fact, conditional)
+    severity = limit_severity(lane, fact)
+    if severity != SKIP:
+        level = _level(severity)
+        lane.add(rule, level, uses.tools, _write_schema_finding, lane.at, feature, uses, fact, conditional, level)
 
 
-def _write_schema_finding(at: HostAt, feature: str, uses: ToolSet, fact: Fact, conditional: bool) -> Finding:
+def _write_schema_finding(
+    at: HostAt, feature: str, uses: ToolSet, fact: Fact, conditional: bool, severity: Severity | None
+) -> Finding:
     fix, rewrite = SCHEMA_FIXES.get(feature, ("Rewrite the schema without this construct.", None))
     host = at.host.display_name
     when = " in some setups" if conditional else ""
@@ -347,7 +369,7 @@ def _write_schema_finding(at: HostAt, feature: str, uses: ToolSet, fact: Fact, c
         title=f"Input schema uses {feature}, which this host rejects{when}",
         detail=cut_text(
             f"The inputSchema of {len(uses.tools)} tool(s) uses {feature}, which {host} rejects{when}: "
-            f"{uses.text}.{note_suffix(fact)}"
+            f"{uses.text}.{note_suffix(fact)}{version_note(at, fact)}"
         ),
         remediation=with_client_rules(fix, linked_client_rules(at.host, (rewrite,)) if rewrite else ()),
         tools=uses.tools,
@@ -355,8 +377,14 @@ def _write_schema_finding(at: HostAt, feature: str, uses: ToolSet, fact: Fact, c
             *uses.evidence,
             fact_evidence(at.host, CONDITIONAL_SCHEMA_FACT if conditional else SCHEMA_FACT, fact),
         ),
+        severity=severity,
         **fact_fields(fact),
     )
+
+
+def _level(severity: Severity | str | None) -> Severity | None:
+    """`limit_severity`'s answer once `SKIP` is ruled out."""
+    return severity if isinstance(severity, Severity) else None
 
 
 __all__ = [
