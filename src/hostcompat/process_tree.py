@@ -129,6 +129,11 @@ class Stopped:
     left: tuple[TrackedProcess, ...]
     killed: int
 
+    def pids(self, at_most: int = 10) -> str:
+        """The pids of the processes left, the first `at_most` of them, for a message."""
+        shown = ", ".join(str(process.pid) for process in self.left[:at_most])
+        return shown + (", ..." if len(self.left) > at_most else "")
+
 
 _POLL_SECONDS = 0.02
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hostcompat.probe import capture
-from hostcompat.process_tree import TrackedProcess, detached_descendants, signal_alive, still_alive
+from hostcompat.process_tree import Stopped, TrackedProcess, detached_descendants, signal_alive, still_alive
 from tests.probe._support import TIGHT, hostile, process_gone
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process trees are read from /proc (Linux)")
@@ -128,3 +128,11 @@ def test_a_reused_pid_or_a_zombie_is_never_taken_for_the_process_remembered(tmp_
     assert sorted(process.pid for process in found) == [102, 103, 104]
     remembered = (TrackedProcess(102, 12), TrackedProcess(103, 99), TrackedProcess(104, 14), TrackedProcess(105, 15))
     assert still_alive(remembered, proc=proc) == (TrackedProcess(102, 12),)  # 103 reused, 104 a zombie, 105 gone
+
+
+def test_the_pids_left_are_told_up_to_a_bound() -> None:
+    few = Stopped(tuple(TrackedProcess(pid, 1) for pid in (11, 12)), killed=0)
+    many = Stopped(tuple(TrackedProcess(pid, 1) for pid in range(100, 125)), killed=3)
+    assert few.pids() == "11, 12"
+    assert many.pids() == ", ".join(str(pid) for pid in range(100, 110)) + ", ..."
+    assert many.pids(at_most=2) == "100, 101, ..."

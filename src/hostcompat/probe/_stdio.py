@@ -317,7 +317,7 @@ async def _stop(process: Process, wire: Wire) -> str:
     """Close stdin, then SIGTERM, then SIGKILL the group, each after `shutdown_grace`; say how it ended."""
     grace = wire.limits.shutdown_grace
     went_away = wire.closed or process.returncode is not None  # stdout ended before the probe stopped it
-    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
+    detached = detached_descendants(process.pid)  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
@@ -353,11 +353,10 @@ async def _stop_detached(detached: tuple[TrackedProcess, ...], wire: Wire, grace
     if not stopped.left:
         return
     left = stopped.left
-    pids = ", ".join(str(process.pid) for process in left[:10]) + (", ..." if len(left) > 10 else "")
     how = f"{stopped.killed} of them ignored SIGTERM and were killed" if stopped.killed else "SIGTERM stopped them"
     message = (
         f"the server left {len(left)} process(es) running in sessions of their own, outside its process group"
-        f" (pid {pids}); {how}"
+        f" (pid {stopped.pids()}); {how}"
     )
     wire.event(DETACHED_STOPPED, "warning", message, step="shutdown")
 

@@ -60,8 +60,7 @@ async def end_detached(detached: tuple[TrackedProcess, ...], grace: float) -> No
     if detached:
         stopped = await stop_detached(detached, grace, anyio.sleep)
         if stopped.left:
-            pids = ", ".join(str(process.pid) for process in stopped.left[:10])
-            count = len(stopped.left)
+            count, pids = len(stopped.left), stopped.pids()
             logger.info("stopped %d process(es) the server left in sessions of their own (pid %s)", count, pids)
 
 

@@ -8,11 +8,13 @@ kept, with their age said.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections.abc import Callable
+from typing import Concatenate, Final, NamedTuple, ParamSpec
 
 from hostcompat._regex import regex
 from hostcompat.engine.catalog.model import Fact, QuirkRef
-from hostcompat.engine.findings.model import Evidence, Severity
+from hostcompat.engine.findings.model import Evidence, Finding, Severity
+from hostcompat.engine.findings.rules import RuleInfo
 from hostcompat.engine.server.digest import ServerDigest
 from hostcompat.engine.verdicts.model import HostAt, LaneBuilder, name_list
 from hostcompat.engine.verdicts.triggers import TriggerOutcome
@@ -21,6 +23,7 @@ STALE_AFTER_MONTHS: Final = 6
 """A source older than this, with nothing saying the bug was fixed, is kept but its age is said."""
 
 _PART = regex(r"\d+|[A-Za-z]+")
+_P = ParamSpec("_P")
 
 _DECIDE: Final = (
     "Capture a result of each of these tools (hostcompat calls read-only tools without arguments by itself; "
@@ -54,7 +57,7 @@ def judge(
 
     `uses` are the tools that use the feature the fact is about, cited when the fact has no trigger.
     """
-    applies = True if lane.version is None and fact.fixed_in is None else _applies(lane, fact)
+    applies = _applies_to(lane, fact)
     if applies is False:
         return _NOTHING
     trigger = fact.trigger or trigger
@@ -94,24 +97,27 @@ def qualifier(judged: Judgement, at: HostAt, fact: Fact | QuirkRef) -> str:
     return why + _version_note(at, fact) + _age_note(at, fact)
 
 
-SKIP: Final = "skip"
-"""What `limit_severity` gives for a fact that does not hold for the host version judged."""
+def add_limit_finding(
+    lane: LaneBuilder,
+    rule: RuleInfo,
+    tools: tuple[str, ...],
+    fact: Fact,
+    write: Callable[Concatenate[Severity | None, _P], Finding],
+    /,
+    *args: _P.args,
+    **kwargs: _P.kwargs,
+) -> None:
+    """Add the finding of `rule` on `tools` that the limit fact `fact` (a tool count, a name length or charset,
+    schema constructs) gives once the server's own data crosses it, which `write(severity, *args)` writes.
 
-
-def limit_severity(lane: LaneBuilder, fact: Fact) -> Severity | str | None:
-    """The severity of a finding a limit fact (a tool count, a name length or charset, schema constructs) gives
-    when the server's own data crosses it: `SKIP` when the fact does not hold for the version judged, info when it
-    is information only or holds only for versions before a fix (the current one is judged), else None (the
-    rule's own severity).
+    None when the fact does not hold for the version judged; info when it is information only or holds only for
+    versions before a fix (the current one is judged); else at the rule's own severity (`severity` None).
     """
-    if fact.info_only:
-        return Severity.INFO
-    if lane.version is None and fact.fixed_in is None:
-        return None
-    applies = _applies(lane, fact)
+    applies = _applies_to(lane, fact)
     if applies is False:
-        return SKIP
-    return None if applies else Severity.INFO
+        return
+    severity = Severity.INFO if fact.info_only or applies is None else None
+    lane.add(rule, severity, tools, write, severity, *args, **kwargs)
 
 
 def version_note(at: HostAt, fact: Fact | QuirkRef) -> str:
@@ -119,11 +125,13 @@ def version_note(at: HostAt, fact: Fact | QuirkRef) -> str:
     return _version_note(at, fact)
 
 
-def _applies(lane: LaneBuilder, fact: Fact | QuirkRef) -> bool | None:
+def _applies_to(lane: LaneBuilder, fact: Fact | QuirkRef) -> bool | None:
     """Whether the fact applies to the host version judged (None: only to versions older than the current one,
     so information only).
     """
     pinned = lane.version
+    if pinned is None and fact.fixed_in is None:
+        return True
     if pinned is not None:
         if fact.fixed_in is not None and compare_versions(pinned, fact.fixed_in) >= 0:
             return False
@@ -194,12 +202,11 @@ def compare_versions(left: str, right: str) -> int:
 
 
 __all__ = [
-    "SKIP",
     "STALE_AFTER_MONTHS",
     "Judgement",
+    "add_limit_finding",
     "compare_versions",
     "judge",
-    "limit_severity",
     "months_between",
     "qualifier",
     "version_note",

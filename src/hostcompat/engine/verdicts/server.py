@@ -18,7 +18,7 @@ from hostcompat.engine.catalog.schema import NO_LIMIT
 from hostcompat.engine.findings.model import Evidence, Finding, Severity, cut_snippet
 from hostcompat.engine.findings.rules import finding_for, rule_info
 from hostcompat.engine.server.digest import ServerDigest
-from hostcompat.engine.verdicts.conditions import SKIP, limit_severity, version_note
+from hostcompat.engine.verdicts.conditions import add_limit_finding, version_note
 from hostcompat.engine.verdicts.model import (
     HostAt,
     LaneBuilder,
@@ -223,14 +223,11 @@ def _tool_count(server: ServerDigest, lane: LaneBuilder, limit: tuple[Fact, int]
     if len(names) <= cap:
         return
     excess = names[cap:]
-    severity = limit_severity(lane, fact)
-    if severity != SKIP:
-        level = _level(severity)
-        lane.add(_LIMIT, level, excess, _write_tool_count, lane.at, names, excess, fact, cap, level)
+    add_limit_finding(lane, _LIMIT, excess, fact, _write_tool_count, lane.at, names, excess, fact, cap)
 
 
 def _write_tool_count(
-    at: HostAt, names: tuple[str, ...], excess: tuple[str, ...], fact: Fact, cap: int, severity: Severity | None
+    severity: Severity | None, at: HostAt, names: tuple[str, ...], excess: tuple[str, ...], fact: Fact, cap: int
 ) -> Finding:
     return finding_for(
         "SERVER-LIMIT-001",
@@ -269,14 +266,12 @@ def _name_length(
     over = server.long_names(counted, limit)
     if not over.tools:
         return
-    severity = limit_severity(lane, limit_fact)
-    if severity != SKIP:
-        write, level = _write_name_length, _level(severity)
-        lane.add(_NAME_LENGTH, level, over.tools, write, lane.at, over, limit_fact, limit, extra, how, level)
+    write = _write_name_length
+    add_limit_finding(lane, _NAME_LENGTH, over.tools, limit_fact, write, lane.at, over, limit_fact, limit, extra, how)
 
 
 def _write_name_length(
-    at: HostAt, over: ToolSet, limit_fact: Fact, limit: int, extra: int, how: str, severity: Severity | None
+    severity: Severity | None, at: HostAt, over: ToolSet, limit_fact: Fact, limit: int, extra: int, how: str
 ) -> Finding:
     return finding_for(
         "SERVER-NAME-001",
@@ -326,13 +321,10 @@ def _name_charset(server: ServerDigest, lane: LaneBuilder, fact: Fact, pattern: 
     bad = server.names_outside(pattern)
     if not bad.tools:
         return
-    severity = limit_severity(lane, fact)
-    if severity != SKIP:
-        level = _level(severity)
-        lane.add(_NAME_CHARSET, level, bad.tools, _write_name_charset, lane.at, bad, fact, level)
+    add_limit_finding(lane, _NAME_CHARSET, bad.tools, fact, _write_name_charset, lane.at, bad, fact)
 
 
-def _write_name_charset(at: HostAt, bad: ToolSet, fact: Fact, severity: Severity | None) -> Finding:
+def _write_name_charset(severity: Severity | None, at: HostAt, bad: ToolSet, fact: Fact) -> Finding:
     return finding_for(
         "SERVER-NAME-002",
         detail=cut_text(
@@ -352,14 +344,11 @@ def _write_name_charset(at: HostAt, bad: ToolSet, fact: Fact, severity: Severity
 
 def _schema_finding(lane: LaneBuilder, feature: str, uses: ToolSet, fact: Fact, *, conditional: bool) -> None:
     rule = _SCHEMA_CONDITIONAL if conditional else _SCHEMA
-    severity = limit_severity(lane, fact)
-    if severity != SKIP:
-        level = _level(severity)
-        lane.add(rule, level, uses.tools, _write_schema_finding, lane.at, feature, uses, fact, conditional, level)
+    add_limit_finding(lane, rule, uses.tools, fact, _write_schema_finding, lane.at, feature, uses, fact, conditional)
 
 
 def _write_schema_finding(
-    at: HostAt, feature: str, uses: ToolSet, fact: Fact, conditional: bool, severity: Severity | None
+    severity: Severity | None, at: HostAt, feature: str, uses: ToolSet, fact: Fact, conditional: bool
 ) -> Finding:
     fix, rewrite = SCHEMA_FIXES.get(feature, ("Rewrite the schema without this construct.", None))
     host = at.host.display_name
@@ -380,11 +369,6 @@ def _write_schema_finding(
         severity=severity,
         **fact_fields(fact),
     )
-
-
-def _level(severity: Severity | str | None) -> Severity | None:
-    """`limit_severity`'s answer once `SKIP` is ruled out."""
-    return severity if isinstance(severity, Severity) else None
 
 
 __all__ = [

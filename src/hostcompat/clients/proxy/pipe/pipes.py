@@ -12,7 +12,6 @@ import asyncio
 import os
 import stat
 import subprocess
-import sys
 from collections.abc import Callable
 from contextlib import suppress
 
@@ -171,7 +170,7 @@ async def stop_server(process: subprocess.Popen[bytes], grace: float, *, hurry: 
     """Close the server's stdin and give it `grace` seconds to exit (no wait when `hurry`), then end whatever is
     left of its process group, and what it moved to sessions of its own: SIGTERM, at most `grace` seconds, SIGKILL.
     """
-    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
+    detached = detached_descendants(process.pid)  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError):
             process.stdin.close()

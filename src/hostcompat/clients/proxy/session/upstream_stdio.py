@@ -72,7 +72,7 @@ async def _stop(process: Process, *, hurry: bool) -> None:
     """Close stdin and give the server a moment (none when `hurry`), then end whatever is left of its group, and
     what it moved to sessions of its own.
     """
-    detached = detached_descendants(process.pid) if sys.platform != "win32" else ()  # before they are orphans
+    detached = detached_descendants(process.pid)  # before they are orphans
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
