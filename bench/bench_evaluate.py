@@ -10,13 +10,21 @@ when first read (`hostcompat.engine.verdicts.model`), so the time to read them a
 is shown beside it. Times are the CPU time of this process (`time.process_time`), so that other work on a shared
 machine inflates them less; the elapsed time of the same batches is shown too. Run:
 `python bench/bench_evaluate.py [--batches 9]`.
+
+With `--json FILE --start CHECKOUT` (a checkout of 3cbc869, the commit issue 18 was filed against), the same batches
+also run on that commit's sources, in a process of their own after this one's: the issue quotes 64-73 us per host
+for the pdf capture there, on its author's machine, so the 20 us target is scaled to this machine by that commit's
+time here over 73 us (the top of the quoted range: the scaled target is the strictest the quote allows).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SIZES = (10, 1_000, 10_000)
 TARGET_US_PER_HOST = 20.0
 MCPJAM_US_PER_HOST = 0.9
+START_US_PER_HOST = 73.0
+"""The pdf capture's time per host at 3cbc869, as quoted in issue 18 (64-73 us): the top of the range."""
 MIN_SECONDS = 1.0
 
 
@@ -187,7 +197,11 @@ def json_main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description="the evaluation figures of issue 18, as JSON")
     parser.add_argument("--json", type=Path, required=True)
     parser.add_argument("--batches", type=int, default=5)
+    parser.add_argument("--start", type=Path, metavar="CHECKOUT", help="a checkout of 3cbc869: the target scaled")
+    parser.add_argument("--only-scaled", action="store_true", help=argparse.SUPPRESS)  # the run at --start
     args = parser.parse_args(argv)
+    if args.start is not None and not (args.start / "src" / "hostcompat").is_dir():
+        sys.exit(f"--start: {args.start} is not a checkout of hostcompat (no src/hostcompat)")
     catalog = load_catalog()
     hosts = len(catalog.hosts)
     figures = Figures("bench_evaluate")
@@ -195,7 +209,7 @@ def json_main(argv: list[str]) -> None:
     pdf = pdf_case()
     cases = {"pdf": pdf, "10 tools": make_tools_options(SIZES[0])}
     notes = {"pdf": "pdf example capture", "10 tools": "mixed 10-tool server"}
-    for size in SIZES[1:]:
+    for size in SIZES[1 if not args.only_scaled else len(SIZES) :]:
         cases[f"{size:,} tools"] = make_tools_options(size)
     for name, case in cases.items():
         if case is None:
@@ -208,7 +222,35 @@ def json_main(argv: list[str]) -> None:
         figures.measured[name] = measured(
             "us", (cpu / per * 1e6 for cpu, _ in seconds), f"{note}, CPU time, {hosts} hosts"
         )
+    if args.start is not None:
+        _scaled_target(figures, args.start, max(1, args.batches))
+    elif not args.only_scaled:
+        figures.skipped["target scaled"] = "needs --start CHECKOUT (a checkout of 3cbc869)"
     write_figures(args.json, figures)
+
+
+def _scaled_target(figures: Any, start: Path, batches: int) -> None:
+    """Time the pdf capture on the sources of `start` (3cbc869) in a process of their own, and add its figure and
+    the 20 us target scaled to this machine by it (`pdf at start`, `target scaled`) to `figures`.
+    """
+    from _figures import measured, read_figures  # bench/, the script's folder, is on the path
+
+    env = {**os.environ, "PYTHONPATH": str((start / "src").resolve())}
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "start.json"
+        argv = [sys.executable, __file__, "--json", str(out), "--batches", str(batches), "--only-scaled"]
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            figures.skipped["target scaled"] = f"3cbc869 did not run: {done.stderr.strip()[-300:]}"
+            return
+        theirs = read_figures(out).measured.get("pdf")
+    if theirs is None:
+        figures.skipped["target scaled"] = "3cbc869 gave no pdf figure"
+        return
+    figures.measured["pdf at start"] = measured("us", theirs.samples, "3cbc869's sources, pdf capture, CPU time")
+    why = f"{TARGET_US_PER_HOST:.0f} us x 3cbc869 timed here / its {START_US_PER_HOST:.0f} us quoted in issue 18"
+    scaled = (value * TARGET_US_PER_HOST / START_US_PER_HOST for value in theirs.samples)
+    figures.measured["target scaled"] = measured("us", scaled, why)
 
 
 if __name__ == "__main__":

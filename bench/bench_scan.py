@@ -10,12 +10,18 @@ same bytes (every match and first hit in Python's `re`, every match in Node), th
 that take turns (in CPU time), each widget's median with min-max and the slowest widgets first; then a generated
 no-match input beside one `str.find` pass. Each figure is the median of `--repeat` runs with min-max. Run:
 `python bench/bench_scan.py` (after `npm ci` in interop/ and `python scripts/capture_widgets.py`).
+
+With `--json FILE --start CHECKOUT` (a checkout of 3cbc869, the commit issue 18 was filed against), that commit's
+scanner also scans the same bytes, in a process of its own: the issue quotes it at 15 MB/s over the widgets and
+16.7 MB/s over 50 MB of real code, on its author's machine, so the targets (90 MB/s; MCPJam's 88.7 MB/s) are scaled
+to this machine by its speed here.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import shutil
@@ -24,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -55,6 +61,10 @@ NO_MATCH_CHARS = 50_000_000
 REAL_CODE_CHARS = 50_000_000
 _ABSENT = "\x00hostcompat-absent-needle\x00"
 MCPJAM_QUOTED = {"widgets": 1565.0, "real code": 88.7}
+START_QUOTED = {"widgets": 15.0, "real code": 16.7}
+"""The scanner's speed at 3cbc869 (MB/s), as quoted in issue 18 beside the targets: 90 MB/s over the widgets, MCPJam's
+88.7 MB/s over the 50 MB of real code."""
+TARGETS = {"widgets": 90.0, "real code": 88.7}
 """MCPJam's scan speed measured beside ours (issue 18): its early-exit scan over the 27 widgets, and its full scan
 (every match, no early exit) over 50 MB of real widget code. Its published npm package is not installed here, so
 these quoted figures are the named reference, next to the same patterns run by Python's `re` on the same bytes."""
@@ -357,7 +367,10 @@ def json_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description="the scan figures of issue 18, as JSON")
     parser.add_argument("--json", type=Path, required=True)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--start", type=Path, metavar="CHECKOUT", help="a checkout of 3cbc869: the targets scaled")
     args = parser.parse_args(argv)
+    if args.start is not None and not (args.start / "src" / "hostcompat").is_dir():
+        raise SystemExit(f"--start: {args.start} is not a checkout of hostcompat (no src/hostcompat)")
     repeat = max(1, args.repeat)
     corpus = [w for w in load_widgets() if w.origin == "corpus"]
     if not corpus:
@@ -384,8 +397,52 @@ def json_main(argv: Sequence[str]) -> int:
             for mine, theirs, w in zip(ours, node_each[1], corpus, strict=True)
         )
         figures.measured["slowest widget, Node"] = measured("x", [ratio], f"slowest: {key} ({size / 1e3:.1f} kB)")
+    if args.start is None:
+        figures.skipped.update(dict.fromkeys(("widgets target scaled", "real code target scaled"), "needs --start"))
+    else:
+        batches = {"widgets": texts, "real code": real}
+        for name, seconds in start_scan(args.start, batches, repeat).items():
+            mb = sum(len(text) for text in batches[name]) / 1e6
+            figures.measured[f"{name} at start"] = measured("MB/s", (mb / s for s in seconds), "3cbc869's scanner")
+            why = f"{TARGETS[name]} MB/s x 3cbc869 here / its {START_QUOTED[name]} MB/s quoted in issue 18"
+            scaled = (mb / s * TARGETS[name] / START_QUOTED[name] for s in seconds)
+            figures.measured[f"{name} target scaled"] = measured("MB/s", scaled, why)
     write_figures(args.json, figures)
     return 0
+
+
+_START_SCAN = r"""
+import json, sys, time
+from hostcompat.engine.scan.widget import scan_widget_source
+batches, repeat = json.load(open(sys.argv[1], encoding="utf-8"))
+def scan(batch):
+    for text in batch:
+        scan_widget_source(text, max_chars=len(text) + 1)
+out = {}
+for name, batch in batches.items():
+    scan(batch)
+    out[name] = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        scan(batch)
+        out[name].append(time.perf_counter() - started)
+print(json.dumps(out))
+"""
+
+
+def start_scan(start: Path, batches: Mapping[str, Sequence[str]], repeat: int) -> dict[str, list[float]]:
+    """Seconds of each of `repeat` runs (after a warm-up) of the scanner at `start` (its sources) over each batch, in
+    a process of its own; the same call `scan_all` makes.
+    """
+    env = {**os.environ, "PYTHONPATH": str((start / "src").resolve())}
+    with tempfile.TemporaryDirectory() as scratch:
+        data = Path(scratch) / "input.json"
+        data.write_text(json.dumps([{k: list(v) for k, v in batches.items()}, repeat]), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-c", _START_SCAN, str(data)], env=env, capture_output=True, text=True, check=True
+        )
+    timings: dict[str, list[float]] = json.loads(done.stdout)
+    return timings
 
 
 if __name__ == "__main__":

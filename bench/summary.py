@@ -13,8 +13,10 @@ on 2026-12-05, @mcpjam/sdk 0.8.16, 0.9.3 and 1.14.0, @mcpjam/inspector 1.0.4 and
 scan rows also show MCPJam's patterns run by Node's own regex engine on the same bytes, measured in the run.
 
 MCPJam's offline check was quoted from the issue author's machine, beside hostcompat's at the commit the issue was
-filed against (221 and 474 ms). With `--start CHECKOUT` (a checkout of that commit, 3cbc869: `git worktree add
-../start 3cbc869`), that hostcompat runs here in the same turns, and MCPJam's figure is scaled by it to this machine.
+filed against (221 and 474 ms); so were that commit's scan speeds (15 and 16.7 MB/s) and its time per host (64-73
+us), beside targets set on that machine (90 MB/s, MCPJam's 88.7 MB/s, 20 us). With `--start CHECKOUT` (a checkout of
+that commit, 3cbc869: `git worktree add ../start 3cbc869`), that hostcompat runs here in the same runs, and each
+quoted figure or target is scaled by it to this machine (rows marked "scaled to this machine").
 
 Run: `python bench/summary.py [--repeat 3] [--quick] [--only NAME] [--json FILE] [--start CHECKOUT]` (after `npm ci`
 in interop/ and `python scripts/capture_widgets.py`; `--quick` runs each script twice with fewer samples, about two
@@ -294,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--start",
         type=Path,
         metavar="CHECKOUT",
-        help="a checkout of 3cbc869 (issue 18's start): scales MCPJam's quoted offline check to this machine",
+        help="a checkout of 3cbc869 (issue 18's start): scales the quoted figures and targets to this machine",
     )
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat if args.repeat is not None else 2 if args.quick else 3)
@@ -304,7 +306,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"no figure matches {args.only!r}")
     names = list(dict.fromkeys(row.source for row in rows))
     started = time.perf_counter()
-    extra: dict[str, tuple[str, ...]] = {"startup": ("--start", str(args.start))} if args.start is not None else {}
+    scaled = ("startup", "scan", "evaluate")  # the sources whose quoted references --start scales to this machine
+    extra: dict[str, tuple[str, ...]] = {}
+    if args.start is not None:
+        extra = {name: ("--start", str(args.start)) for name in scaled}
     results = collect(names, repeat, args.quick, extra)
     lines = [evaluate_row(row, results[row.source]) for row in rows]
     load = os.getloadavg()[0]
