@@ -108,6 +108,16 @@ ROWS = (
         digits=3,
     ),
     Row(
+        "  slowest corpus widget, against 3cbc869",
+        "scan",
+        "slowest widget, start",
+        None,
+        "none",
+        "3cbc869's scanner, same widget",
+        _at_least(1, ">= 1x on every widget", "value"),
+        digits=2,
+    ),
+    Row(
         "offline check, pdf snapshot",
         "startup",
         "check pdf",
