@@ -229,3 +229,17 @@ def test_the_requirements_are_derived_once(board: dict[str, Any], monkeypatch: p
     requirements = entry["requirements"]
     assert requirements is not None
     assert len(derived) == 1 and entry["hosts"] and set(requirements["widgetUsage"]) >= {"serverTools"}
+
+
+def test_a_server_never_connected_is_unknown_for_no_tool_list_not_for_a_truncated_one(board: dict[str, Any]) -> None:
+    never = copy.deepcopy(board)
+    never.update(initialize=None, tools=[], resources=[], resourceTemplates=[], prompts=[], uiResources={}, calls=[])
+    never["coverage"] = dict.fromkeys(never["coverage"], "not-attempted")
+    entry: Any = check_snapshot(snap(never), load_catalog(), host_ids=["claude", "claude-code"])  # wire JSON
+    for host in entry["hosts"]:
+        assert host["verdict"] == "unknown"
+        reasons = [reason for lane in host["lanes"].values() for reason in lane.get("unknown", [])]
+        assert "widget usage (tools metadata not loaded)" in reasons
+        assert not any("truncated" in reason or "only the tools seen" in reason for reason in reasons), reasons
+    server_lanes = [host["lanes"]["server"].get("unknown", []) for host in entry["hosts"]]
+    assert any(any(reason.startswith("no tool list:") for reason in lane) for lane in server_lanes), server_lanes

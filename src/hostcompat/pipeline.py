@@ -201,7 +201,8 @@ def derive(bounded: Bounded) -> Derived:
     """
     snapshot = bounded.snapshot
     tools = snapshot.tools if snapshot.initialize is not None else None
-    read = read_server_tools(None if tools is None else list(tools), tools_truncated=snapshot.is_unknown("tools"))
+    truncated = tools is not None and snapshot.is_unknown("tools")  # no list at all is "not loaded", not truncated
+    read = read_server_tools(None if tools is None else list(tools), tools_truncated=truncated)
     return Derived(bounded=bounded, tools=tools, read=read)
 
 

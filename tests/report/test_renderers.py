@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hostcompat.report import render_html, render_markdown, render_rich, render_sarif, render_text
+from hostcompat.report import ReportDocument, render_html, render_markdown, render_rich, render_sarif, render_text
 from tests.report.sample import document, server_info
 
 SARIF_SCHEMA = (
@@ -95,3 +95,23 @@ def test_rich_output_names_every_host() -> None:
     assert render_rich(document("works", "blocked"), out, width=100)
     printed = out.getvalue()
     assert "Host0" in printed and "Host1" in printed and "blocked" in printed
+
+
+def _unknown(doc: ReportDocument, index: int, lane: str, *reasons: str) -> None:
+    doc["servers"][0]["hosts"][index]["lanes"][lane]["unknown"] = list(reasons)  # type: ignore[literal-required]
+
+
+def test_a_reason_every_host_gives_is_said_once_and_one_some_give_names_them() -> None:
+    doc = document("unknown", "unknown", "unknown")
+    for index in range(3):
+        _unknown(doc, index, "apps", "widget usage (tools metadata not loaded)")
+    _unknown(doc, 0, "server", "no tool list")
+    _unknown(doc, 2, "server", "no tool list", "Host2's own reason")
+    text = render_text(doc, width=200)
+    assert text.count("widget usage (tools metadata not loaded)") == 1
+    assert "- every host (apps lane): widget usage (tools metadata not loaded)" in text
+    assert "- 2 hosts (server lane): no tool list\n        hosts: Host0, Host2" in text
+    assert "- Host2 (server lane): Host2's own reason" in text
+    md = render_markdown(doc)
+    assert md.count("widget usage") == 1 and "- **every host** (apps lane): widget usage" in md
+    assert "- **2 hosts** (server lane): no tool list\n  - hosts: Host0, Host2" in md

@@ -60,6 +60,14 @@ FACTORIES['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.lane,self.reason,self.hosts,)==(other.lane,other.reason,other.hosts,)
+  return NotImplemented
+ return __eq__
+FACTORIES['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.lane,self.reason,self.hosts,)==(other.lane,other.reason,other.hosts,)\n  return NotImplemented\n return __eq__'] = __create_fn__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.name,self.version,self.display,self.has_display,self.error,self.events,self.hosts,self.summary,self.unknown,self.findings,self.hygiene,self.proxied,)==(other.name,other.version,other.display,other.has_display,other.error,other.events,other.hosts,other.summary,other.unknown,other.findings,other.hygiene,other.proxied,)
   return NotImplemented
  return __eq__
@@ -143,6 +151,12 @@ FACTORIES['def __create_fn__():\n def __hash__(self):\n  return hash((self.label
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.lane,self.reason,self.hosts,))
+ return __hash__
+FACTORIES['def __create_fn__():\n def __hash__(self):\n  return hash((self.lane,self.reason,self.hosts,))\n return __hash__'] = __create_fn__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.name,self.version,self.display,self.has_display,self.error,self.events,self.hosts,self.summary,self.unknown,self.findings,self.hygiene,self.proxied,))
  return __hash__
 FACTORIES['def __create_fn__():\n def __hash__(self):\n  return hash((self.name,self.version,self.display,self.has_display,self.error,self.events,self.hosts,self.summary,self.unknown,self.findings,self.hygiene,self.proxied,))\n return __hash__'] = __create_fn__
@@ -212,6 +226,12 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(label={self.label!r}, verdict={self.verdict!r}, rules={self.rules!r}, fixed={self.fixed!r})"
  return __repr__
 FACTORIES['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(label={self.label!r}, verdict={self.verdict!r}, rules={self.rules!r}, fixed={self.fixed!r})"\n return __repr__'] = __create_fn__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(lane={self.lane!r}, reason={self.reason!r}, hosts={self.hosts!r})"
+ return __repr__
+FACTORIES['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(lane={self.lane!r}, reason={self.reason!r}, hosts={self.hosts!r})"\n return __repr__'] = __create_fn__
 
 def __create_fn__():
  def __repr__(self):
@@ -296,6 +316,14 @@ def __create_fn__(_type_label, _type_verdict, _type_rules, _type_fixed, MISSING,
   __dataclass_builtins_object__.__setattr__(self,'fixed',fixed)
  return __init__
 FACTORIES["def __create_fn__(_type_label, _type_verdict, _type_rules, _type_fixed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fixed, _return_type):\n def __init__(self,label:_type_label,verdict:_type_verdict,rules:_type_rules,fixed:_type_fixed=_dflt_fixed)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'label',label)\n  __dataclass_builtins_object__.__setattr__(self,'verdict',verdict)\n  __dataclass_builtins_object__.__setattr__(self,'rules',rules)\n  __dataclass_builtins_object__.__setattr__(self,'fixed',fixed)\n return __init__"] = __create_fn__
+
+def __create_fn__(_type_lane, _type_reason, _type_hosts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,lane:_type_lane,reason:_type_reason,hosts:_type_hosts)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'lane',lane)
+  __dataclass_builtins_object__.__setattr__(self,'reason',reason)
+  __dataclass_builtins_object__.__setattr__(self,'hosts',hosts)
+ return __init__
+FACTORIES["def __create_fn__(_type_lane, _type_reason, _type_hosts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,lane:_type_lane,reason:_type_reason,hosts:_type_hosts)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'lane',lane)\n  __dataclass_builtins_object__.__setattr__(self,'reason',reason)\n  __dataclass_builtins_object__.__setattr__(self,'hosts',hosts)\n return __init__"] = __create_fn__
 
 def __create_fn__(_type_name, _type_version, _type_display, _type_has_display, _type_error, _type_events, _type_hosts, _type_summary, _type_unknown, _type_findings, _type_hygiene, _type_proxied, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_proxied, _return_type):
  def __init__(self,name:_type_name,version:_type_version,display:_type_display,has_display:_type_has_display,error:_type_error,events:_type_events,hosts:_type_hosts,summary:_type_summary,unknown:_type_unknown,findings:_type_findings,hygiene:_type_hygiene,proxied:_type_proxied=_dflt_proxied)->_return_type:
@@ -411,6 +439,14 @@ FACTORIES['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,n
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('lane','reason','hosts',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+FACTORIES['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'lane\',\'reason\',\'hosts\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('name','version','display','has_display','error','events','hosts','summary','unknown','findings','hygiene','proxied',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -504,6 +540,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 FACTORIES['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'label\',\'verdict\',\'rules\',\'fixed\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('lane','reason','hosts',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+FACTORIES['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'lane\',\'reason\',\'hosts\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

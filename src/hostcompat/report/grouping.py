@@ -176,9 +176,51 @@ def unknown_reasons(hosts: Sequence[HostEntry]) -> list[UnknownReasons]:
     return out
 
 
+@dataclass(frozen=True)
+class SharedReason:
+    """One reason some host lanes give for an unknown verdict, and the hosts that give it, in host order."""
+
+    lane: str
+    reason: str
+    hosts: tuple[str, ...]
+
+    def who(self, judged: int) -> str:
+        """Who gives the reason, out of `judged` hosts: the host's name, "every host" or "N hosts" (then the hosts
+        are listed apart).
+        """
+        if len(self.hosts) == 1:
+            return self.hosts[0]
+        return f"{len(self.hosts)} hosts" if self.listed(judged) else "every host"
+
+    def listed(self, judged: int) -> bool:
+        """Whether the hosts are listed apart: more than one, but not every one of the `judged`."""
+        return 1 < len(self.hosts) < judged
+
+
+def shared_reasons(lanes: Sequence[UnknownReasons]) -> list[SharedReason]:
+    """`lanes` by lane and reason: each reason once, with every host whose lane gives it (a server that could not be
+    probed gives the same few reasons for every host), in the order the reasons first appear.
+    """
+    hosts: dict[tuple[str, str], list[str]] = {}
+    for lane in lanes:
+        for reason in lane.reasons:
+            named = hosts.setdefault((lane.lane, reason), [])
+            if lane.host not in named:
+                named.append(lane.host)
+    return [SharedReason(lane, reason, tuple(named)) for (lane, reason), named in hosts.items()]
+
+
 def _objects(items: object) -> list[WireJSON]:
     """The objects among `items` (a saved report is read as it is: what is not an object is not read as one)."""
     return [item for item in items if isinstance(item, Mapping)] if isinstance(items, (list, tuple)) else []
 
 
-__all__ = ["FindingGroup", "UnknownReasons", "group_findings", "other_events", "unknown_reasons"]
+__all__ = [
+    "FindingGroup",
+    "SharedReason",
+    "UnknownReasons",
+    "group_findings",
+    "other_events",
+    "shared_reasons",
+    "unknown_reasons",
+]

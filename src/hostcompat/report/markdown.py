@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from hostcompat._regex import regex
+from hostcompat.report.grouping import shared_reasons
 from hostcompat.report.view import FindingView, report_view
 from hostcompat.terminal import clean_line
 
@@ -91,9 +92,12 @@ def render_markdown(document: ReportDocument) -> str:
             out.append("")
         if server.unknown:
             out += ["### Why unknown", ""]
-            for lane in server.unknown:
-                where = f"- **{escape_markdown(lane.host)}** ({escape_markdown(lane.lane)} lane): "
-                out += [where + escape_markdown(reason) for reason in lane.reasons]
+            for shared in shared_reasons(server.unknown):
+                judged = len(server.hosts)
+                where = f"- **{escape_markdown(shared.who(judged))}** ({escape_markdown(shared.lane)} lane): "
+                out.append(where + escape_markdown(shared.reason))
+                if shared.listed(judged):
+                    out.append("  - hosts: " + ", ".join(escape_markdown(host) for host in shared.hosts))
             out.append("")
         if server.findings:
             out += ["### Findings", ""]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING, TextIO
 
-from hostcompat.report.grouping import UnknownReasons
+from hostcompat.report.grouping import shared_reasons
 from hostcompat.report.view import SUMMARY_ORDER, FindingView, ReportView, ServerView, report_view
 from hostcompat.terminal import clean_line as _clean
 
@@ -57,7 +57,7 @@ def _server_tail(server: ServerView, width: int) -> list[str]:
     lines = ["  " + ", ".join(f"{count} {verdict}" for verdict, count in server.summary)]
     for row in server.proxied:
         lines += _wrap(_clean(row.line), width, "  ", "    ")
-    lines += _unknown_block(server.unknown, width)
+    lines += _unknown_block(server, width)
     for finding in server.findings:
         lines += _finding_block(finding, width)
     if server.hygiene:
@@ -86,14 +86,18 @@ def summary_lines(view: ReportView, width: int) -> list[str]:
     return lines
 
 
-def _unknown_block(lanes: tuple[UnknownReasons, ...], width: int) -> list[str]:
-    if not lanes:
+def _unknown_block(server: ServerView, width: int) -> list[str]:
+    """Why lanes are unknown: each reason once, with the hosts that give it."""
+    if not server.unknown:
         return []
     lines = ["", "  Why unknown:"]
-    for lane in lanes:
-        for reason in lane.reasons:
-            text = f"{_clean(lane.host)} ({_clean(lane.lane)} lane): {_clean(reason)}"
-            lines += _wrap(text, width, "    - ", "        ")
+    for shared in shared_reasons(server.unknown):
+        judged = len(server.hosts)
+        text = f"{_clean(shared.who(judged))} ({_clean(shared.lane)} lane): {_clean(shared.reason)}"
+        lines += _wrap(text, width, "    - ", "        ")
+        if shared.listed(judged):
+            hosts = "hosts: " + ", ".join(_clean(host) for host in shared.hosts)
+            lines += _wrap(hosts, width, "        ", "          ")
     return lines
 
 

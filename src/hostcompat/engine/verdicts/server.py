@@ -106,7 +106,12 @@ def evaluate_server_lane(server: ServerDigest, lane: LaneBuilder) -> None:
     evaluate_result_handling(server, lane)
     evaluate_quirks(server, lane)
     if not server.tools_complete and plan.limits_known:
-        lane.unknown_because("tool list incomplete: only the tools seen were checked against this host's limits")
+        seen = server.tool_list is not None and server.tool_list.loaded
+        lane.unknown_because(
+            "tool list incomplete: only the tools seen were checked against this host's limits"
+            if seen
+            else "no tool list: the server's tools were not checked against this host's limits"
+        )
 
 
 @dataclass(frozen=True)
