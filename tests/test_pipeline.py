@@ -231,10 +231,17 @@ def test_the_requirements_are_derived_once(board: dict[str, Any], monkeypatch: p
     assert len(derived) == 1 and entry["hosts"] and set(requirements["widgetUsage"]) >= {"serverTools"}
 
 
-def test_a_server_never_connected_is_unknown_for_no_tool_list_not_for_a_truncated_one(board: dict[str, Any]) -> None:
+@pytest.mark.parametrize("connected", [False, True], ids=["never-connected", "tools-list-failed"])
+def test_a_server_with_no_tool_list_is_unknown_for_that_not_for_a_truncated_one(
+    board: dict[str, Any], connected: bool
+) -> None:
     never = copy.deepcopy(board)
-    never.update(initialize=None, tools=[], resources=[], resourceTemplates=[], prompts=[], uiResources={}, calls=[])
+    never.update(tools=[], resources=[], resourceTemplates=[], prompts=[], uiResources={}, calls=[])
     never["coverage"] = dict.fromkeys(never["coverage"], "not-attempted")
+    if connected:  # initialize went through, then tools/list failed
+        never["coverage"]["tools"] = "failed"
+    else:
+        never["initialize"] = None
     entry: Any = check_snapshot(snap(never), load_catalog(), host_ids=["claude", "claude-code"])  # wire JSON
     for host in entry["hosts"]:
         assert host["verdict"] == "unknown"

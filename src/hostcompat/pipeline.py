@@ -194,14 +194,14 @@ def derive(bounded: Bounded) -> Derived:
     """The server's requirements from its tools, the one time they are derived: which tools name which widget (for
     the scan), and what the hosts are judged on, once the widgets' needs are known (`judge`).
 
-    A server the probe never connected to has no tools to judge (None: not loaded).
+    A server that gave no tool list (`Snapshot.listed_tools`) has no tools to judge (None: not loaded).
 
     Raises:
         InvalidInput: a tool list the engine refuses (see `derive_server_requirements`).
     """
     snapshot = bounded.snapshot
-    tools = snapshot.tools if snapshot.initialize is not None else None
-    truncated = tools is not None and snapshot.is_unknown("tools")  # no list at all is "not loaded", not truncated
+    tools = snapshot.listed_tools
+    truncated = tools is not None and snapshot.is_unknown("tools")  # no list at all is "not loaded", not cut short
     read = read_server_tools(None if tools is None else list(tools), tools_truncated=truncated)
     return Derived(bounded=bounded, tools=tools, read=read)
 
@@ -257,7 +257,7 @@ def hygiene(judged: Judged) -> Checked:
         if not capture.truncated
     }
     fallback = _fallback_results(snapshot, judged.results)
-    # a server the probe never connected to has no tool list to share: its hygiene reads the snapshot's (empty) one
+    # a server with no tool list (never connected, or tools/list failed) has none to share: hygiene reads the snapshot's
     digest = judged.digest if judged.scanned.derived.tools is not None else None
     findings = check_server_hygiene(
         list(snapshot.tools), list(snapshot.resources), ui_resources, call_results=fallback, digest=digest

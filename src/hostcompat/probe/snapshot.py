@@ -203,6 +203,15 @@ class Snapshot:
         """Per dimension: true when the snapshot does not hold all of it (cut, failed or never tried)."""
         return MappingProxyType({key: self.is_unknown(key) for key in DIMENSIONS})
 
+    @property
+    def listed_tools(self) -> tuple[WireJSON, ...] | None:
+        """The tools the server listed; None when it gave no list (it was never connected, or `tools/list` failed or
+        was never sent before any tool came): a check reads that as "not loaded", not as a list cut short.
+        """
+        if self.initialize is None or (not self.tools and self.coverage["tools"] in ("failed", "not-attempted")):
+            return None
+        return self.tools
+
     def is_unknown(self, dimension: Dimension) -> bool:
         """True when a check must treat `dimension` as unknown rather than as what the snapshot lists."""
         return self.coverage[dimension] in UNKNOWN_COVERAGES
