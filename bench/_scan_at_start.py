@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -23,8 +24,14 @@ if str(ROOT) not in sys.path:
 
 from testkit.widget_corpus import Widget  # noqa: E402  (imports follow the path set-up above)
 
-PER_RUN_SECONDS = 0.02
-"""A timed run of one widget repeats its scan until it lasts this long (as `bench_scan.PER_RUN_SECONDS`)."""
+
+def _run_at(sources: Path, script: str, data: Path) -> Any:
+    """The JSON that `script` prints, run in a process of its own with `sources` (a checkout's `src/`) on
+    `PYTHONPATH` and the input file `data` as its argument.
+    """
+    env = {**os.environ, "PYTHONPATH": str(sources.resolve())}
+    command = [sys.executable, "-c", script, str(data)]
+    return json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
 
 
 _START_SCAN = r"""
@@ -50,14 +57,10 @@ def start_scan(start: Path, batches: Mapping[str, Sequence[str]], repeat: int) -
     """Seconds of each of `repeat` runs (after a warm-up) of the scanner at `start` (its sources) over each batch, in
     a process of its own; the same call `scan_all` makes.
     """
-    env = {**os.environ, "PYTHONPATH": str((start / "src").resolve())}
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "input.json"
         data.write_text(json.dumps([{k: list(v) for k, v in batches.items()}, repeat]), encoding="utf-8")
-        done = subprocess.run(
-            [sys.executable, "-c", _START_SCAN, str(data)], env=env, capture_output=True, text=True, check=True
-        )
-    timings: dict[str, list[float]] = json.loads(done.stdout)
+        timings: dict[str, list[float]] = _run_at(start / "src", _START_SCAN, data)
     return timings
 
 
@@ -85,27 +88,23 @@ print(json.dumps(out))
 """
 
 
-def slowest_against_start(start: Path, corpus: Sequence[Widget], repeat: int) -> tuple[list[float], Widget]:
+def slowest_against_start(
+    start: Path, corpus: Sequence[Widget], repeat: int, per_run: float
+) -> tuple[list[float], Widget]:
     """Per corpus widget, the scanner's speed over 3cbc869's on the same widget (its CPU time over ours); the widget
     where it gains least (the lowest median over `repeat` rounds): its ratio in each round, and the widget.
 
     Each round runs both scanners over every widget, each in a process of its own with the same script (start's
     sources on `PYTHONPATH`, or this checkout's), one after the other, so a burst of load falls on both alike; a
-    widget's time in a process is the median of five timed runs (each `PER_RUN_SECONDS` of calls, in CPU time).
+    widget's time in a process is the median of five timed runs (each `per_run` seconds of calls, in CPU time).
     """
-    ours_env = {**os.environ, "PYTHONPATH": str((ROOT / "src").resolve())}
-    start_env = {**os.environ, "PYTHONPATH": str((start / "src").resolve())}
     rounds: list[list[float]] = []
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "widgets.json"
-        data.write_text(json.dumps([[w.source for w in corpus], PER_RUN_SECONDS]), encoding="utf-8")
-        command = [sys.executable, "-c", _PER_WIDGET, str(data)]
+        data.write_text(json.dumps([[w.source for w in corpus], per_run]), encoding="utf-8")
         for _ in range(repeat):
-            timed = [
-                json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
-                for env in (start_env, ours_env)
-            ]
-            rounds.append([theirs / max(ours, 1e-9) for theirs, ours in zip(*timed, strict=True)])
+            theirs, ours = (_run_at(sources, _PER_WIDGET, data) for sources in (start / "src", ROOT / "src"))
+            rounds.append([then / max(now, 1e-9) for then, now in zip(theirs, ours, strict=True)])
     per_widget = [list(values) for values in zip(*rounds, strict=True)]
     slowest = min(range(len(corpus)), key=lambda index: statistics.median(per_widget[index]))
     return per_widget[slowest], corpus[slowest]

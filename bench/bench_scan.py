@@ -408,7 +408,7 @@ def json_main(argv: Sequence[str]) -> int:
             why = f"{TARGETS[name]} MB/s x 3cbc869 here / its {START_QUOTED[name]} MB/s quoted in issue 18"
             scaled = (mb / s * TARGETS[name] / START_QUOTED[name] for s in seconds)
             figures.measured[f"{name} target scaled"] = measured("MB/s", scaled, why)
-        ratios, widget = slowest_against_start(args.start, corpus, repeat)
+        ratios, widget = slowest_against_start(args.start, corpus, repeat, PER_RUN_SECONDS)
         note = f"slowest: {widget.key} ({len(widget.source) / 1e3:.1f} kB)"
         figures.measured["slowest widget, start"] = measured("x", ratios, note)
     write_figures(args.json, figures)

@@ -92,8 +92,8 @@ def render_markdown(document: ReportDocument) -> str:
             out.append("")
         if server.unknown:
             out += ["### Why unknown", ""]
+            judged = len(server.hosts)
             for shared in shared_reasons(server.unknown):
-                judged = len(server.hosts)
                 where = f"- **{escape_markdown(shared.who(judged))}** ({escape_markdown(shared.lane)} lane): "
                 out.append(where + escape_markdown(shared.reason))
                 if shared.listed(judged):

@@ -91,8 +91,8 @@ def _unknown_block(server: ServerView, width: int) -> list[str]:
     if not server.unknown:
         return []
     lines = ["", "  Why unknown:"]
+    judged = len(server.hosts)
     for shared in shared_reasons(server.unknown):
-        judged = len(server.hosts)
         text = f"{_clean(shared.who(judged))} ({_clean(shared.lane)} lane): {_clean(shared.reason)}"
         lines += _wrap(text, width, "    - ", "        ")
         if shared.listed(judged):
