@@ -115,3 +115,13 @@ def test_a_reason_every_host_gives_is_said_once_and_one_some_give_names_them() -
     md = render_markdown(doc)
     assert md.count("widget usage") == 1 and "- **every host** (apps lane): widget usage" in md
     assert "- **2 hosts** (server lane): no tool list\n  - hosts: Host0, Host2" in md
+
+
+def test_a_reason_that_names_its_own_host_is_one_reason_said_of_the_host() -> None:
+    doc = document("unknown", "unknown", "works")
+    _unknown(doc, 0, "apps", "whether Host0 supports message")
+    _unknown(doc, 1, "apps", "whether Host1 supports message", "Host1 renders only in Host1x")
+    text = render_text(doc, width=200)
+    assert "- 2 hosts (apps lane): whether the host supports message\n        hosts: Host0, Host1" in text
+    assert "- Host1 (apps lane): Host1 renders only in Host1x" in text  # one host: its own words, as it said them
+    assert "Host0 supports" not in text

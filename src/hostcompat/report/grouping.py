@@ -98,14 +98,19 @@ def _neutral(finding: WireJSON, label: str, host_id: str) -> WireJSON:
     return out
 
 
+def _in_words(text: str) -> str:
+    """Neutral text in words: "the host" for the label ("The host" opening a sentence), `<host id>` for the id."""
+    text = re.sub(rf"(^|[.!?:]\s+){_LABEL}", r"\1The host", text)
+    return text.replace(_LABEL, "the host").replace(_ID, "<host id>")
+
+
 def _said_of_the_host(finding: WireJSON) -> FindingEntry:
-    """A neutral finding in words: "the host" for the label ("The host" opening a sentence), `<host id>` for the id."""
+    """A neutral finding in words (`_in_words`)."""
     out = dict(finding)
     for field in _NEUTRAL_FIELDS:
         value = finding.get(field)
         if isinstance(value, str) and "\x00" in value:
-            value = re.sub(rf"(^|[.!?:]\s+){_LABEL}", r"\1The host", value)
-            out[field] = value.replace(_LABEL, "the host").replace(_ID, "<host id>")
+            out[field] = _in_words(value)
     return cast("FindingEntry", out)
 
 
@@ -199,15 +204,23 @@ class SharedReason:
 
 def shared_reasons(lanes: Sequence[UnknownReasons]) -> list[SharedReason]:
     """`lanes` by lane and reason: each reason once, with every host whose lane gives it (a server that could not be
-    probed gives the same few reasons for every host), in the order the reasons first appear.
+    probed gives the same few reasons for every host), in the order the reasons first appear. A reason that names its
+    own host ("whether Joey supports message") is the same reason for every host; said for several, it names "the
+    host".
     """
+    first: dict[tuple[str, str], str] = {}
     hosts: dict[tuple[str, str], list[str]] = {}
     for lane in lanes:
         for reason in lane.reasons:
-            named = hosts.setdefault((lane.lane, reason), [])
+            key = (lane.lane, _marked(reason, lane.host, _LABEL))
+            first.setdefault(key, reason)
+            named = hosts.setdefault(key, [])
             if lane.host not in named:
                 named.append(lane.host)
-    return [SharedReason(lane, reason, tuple(named)) for (lane, reason), named in hosts.items()]
+    return [
+        SharedReason(lane, first[(lane, said)] if len(named) == 1 else _in_words(said), tuple(named))
+        for (lane, said), named in hosts.items()
+    ]
 
 
 def _objects(items: object) -> list[WireJSON]:
