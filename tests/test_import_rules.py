@@ -49,7 +49,7 @@ UTILITIES = frozenset(
 ROOT = "hostcompat"
 """The root face (`hostcompat/__init__.py`): every import of any `hostcompat` module runs it, so it stays small."""
 
-PIPELINES = frozenset({"pipeline", "widget_analysis", "widget_scans", "with_proxy"})
+PIPELINES = frozenset({"pipeline", "widget_analysis", "widget_items", "widget_scans", "with_proxy"})
 """The check pipeline sits between the layers and the faces: its stages, and its widget stage."""
 
 LAYERS: dict[str, frozenset[str]] = {

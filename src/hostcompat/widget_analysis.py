@@ -26,13 +26,10 @@ from hostcompat.engine.server.observed import ObservedRun, covers_entry_paths
 from hostcompat.engine.server.requirements import ServerRequirements
 from hostcompat.errors import HostCompatError, ScanTimedOut, WidgetLeftOut, WidgetNotAnalysed
 from hostcompat.probe.snapshot import Snapshot
+from hostcompat.widget_items import DEFAULT_WIDGET_CHARS, DEFAULT_WIDGET_SECONDS, widget_chars, widget_item
 from hostcompat.widget_scans import MemoScans, NeedUse, ScanSource, need_use
 from hostcompat.wire_json import WireJSON, WireObject
 
-DEFAULT_WIDGET_SECONDS: Final = 60.0
-"""How long the analysis of one server's widgets may take in all, unless told otherwise (`--timeout`)."""
-DEFAULT_WIDGET_CHARS: Final = 64 * 1024 * 1024
-"""How many characters of widget code one server's check reads in all (four widgets of the probe's 16 MiB)."""
 MAX_NEED_USES: Final = 40
 """How many uses of needs (with their line and snippet) the report keeps per widget; the rest are counted."""
 
@@ -163,7 +160,7 @@ def _scan_within(spending: _Spending, snapshot: Snapshot, uri: str) -> _WidgetNe
         WidgetNotAnalysed: the widget could not be analysed (see `_scan_widget`).
     """
     seconds = spending.budget.seconds
-    size = _widget_chars(snapshot, uri)
+    size = widget_chars(widget_item(snapshot, uri))
     if spending.deadline is not None and time.monotonic() > spending.deadline:
         raise WidgetLeftOut(f"the check's {seconds:g} s for widgets had run out", value=uri)
     if size > spending.chars_left:
@@ -191,23 +188,6 @@ def _scan_finding(rule_id: str, uri: str, tools: Iterable[str], detail: str) -> 
     )
 
 
-def _widget_item(snapshot: Snapshot, uri: str) -> WireJSON | None:
-    capture = snapshot.ui_resources.get(uri)
-    if capture is None or capture.error is not None or capture.truncated:
-        return None
-    items = [item for item in capture.contents if item.get("uri") == uri] or list(capture.contents[:1])
-    return items[0] if items else None
-
-
-def _widget_chars(snapshot: Snapshot, uri: str) -> int:
-    """How many characters of code scanning this widget reads (a blob counts what it decodes to)."""
-    item = _widget_item(snapshot, uri) or {}
-    text, blob = item.get("text"), item.get("blob")
-    if isinstance(text, str):
-        return len(text)
-    return len(blob) * 3 // 4 if isinstance(blob, str) else 0
-
-
 def widgets_to_scan(snapshot: Snapshot, requirements: ServerRequirements, budget: WidgetBudget) -> list[WireJSON]:
     """The content items `analyse_widgets` would scan, in its order, within the characters of `budget` (its time
     aside): what a run may scan ahead, while other servers are still probed.
@@ -215,11 +195,11 @@ def widgets_to_scan(snapshot: Snapshot, requirements: ServerRequirements, budget
     chars_left = budget.max_chars
     items: list[WireJSON] = []
     for uri in requirements.widget_tools_by_uri:
-        size = _widget_chars(snapshot, uri)
+        item = widget_item(snapshot, uri)
+        size = widget_chars(item)
         if size > chars_left:
             continue
         chars_left -= size
-        item = _widget_item(snapshot, uri)
         if item is not None:
             items.append(item)
     return items
@@ -239,7 +219,7 @@ def _scan_widget(snapshot: Snapshot, uri: str, scans: ScanSource, deadline: floa
         raise WidgetNotAnalysed(f"reading it failed ({capture.error.get('message', 'error')})", value=uri)
     if capture.truncated:
         raise WidgetNotAnalysed("it was larger than the probe's per-resource limit and was cut", value=uri)
-    item = _widget_item(snapshot, uri)
+    item = widget_item(snapshot, uri)
     if item is None:
         raise WidgetNotAnalysed("resources/read returned no contents", value=uri)
     from hostcompat.engine.scan.meta import scan_widget_meta

@@ -14,17 +14,18 @@ this process, as without a pool.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import TYPE_CHECKING, Final
 
+from hostcompat.cli._scan_ahead import cores
 from hostcompat.errors import ScanTimedOut
 from hostcompat.widget_scans import ContentNeeds, MemoScans, content_key, scan_content
 
 if TYPE_CHECKING:  # concurrent.futures loads only with a pool: a check of one server does without
     from concurrent.futures import Future, ProcessPoolExecutor
 
+    from hostcompat.cli._scan_ahead import AheadScans
     from hostcompat.cli._scan_cache import DiskScanCache
     from hostcompat.probe.snapshot import Snapshot
     from hostcompat.widget_analysis import WidgetBudget
@@ -39,12 +40,6 @@ _PRELOAD: Final = [
 """What a fork server imports once for every worker it starts."""
 
 
-def cores() -> int:
-    """How many CPUs this process may run on."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-
-
 def _scan_in_worker(item: WireJSON, wall_deadline: float | None) -> ContentNeeds | None:
     """A worker's scan (`scan_content`), its deadline given in wall-clock time; None when it ran past it."""
     deadline = None if wall_deadline is None else time.monotonic() + (wall_deadline - time.time())
@@ -57,9 +52,12 @@ def _scan_in_worker(item: WireJSON, wall_deadline: float | None) -> ContentNeeds
 class RunScans:
     """The run's scans (a `ScanSource`): kept by content key, done ahead in a process pool, kept on disk."""
 
-    def __init__(self, *, workers: int = 0, disk: DiskScanCache | None = None) -> None:
-        """`workers` processes scan ahead (0: scans run in this process when asked); `disk` keeps them between runs."""
+    def __init__(self, *, workers: int = 0, disk: DiskScanCache | None = None, ahead: AheadScans | None = None) -> None:
+        """`workers` processes scan ahead (0: scans run in this process when asked); `disk` keeps them between runs;
+        `ahead` is a child already scanning the widgets of the run's one snapshot (its results are taken first).
+        """
         self._disk = disk
+        self._forked = ahead
         self._done: dict[str, ContentNeeds] = {}
         self._pending: dict[str, tuple[Future[ContentNeeds | None], float | None]] = {}
         self._workers = workers
@@ -109,6 +107,10 @@ class RunScans:
         Raises:
             ScanTimedOut: the scan ran past `deadline` (`time.monotonic()`).
         """
+        if self._forked is not None:
+            forked = self._forked.content_needs(item, deadline)
+            if forked is not None:
+                return forked
         if self._memo is not None:
             return self._memo.content_needs(item, deadline)
         key = content_key(item)
@@ -159,6 +161,8 @@ class RunScans:
     def close(self) -> None:
         """Stop the workers (a scan still running is not waited for), and keep the disk cache within its bound."""
         self._stop_pool()
+        if self._forked is not None:
+            self._forked.close()
         if self._disk is not None:
             self._disk.close()
 

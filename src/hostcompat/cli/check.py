@@ -35,13 +35,14 @@ from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
 from hostcompat.report import REPORT_FORMATS
 from hostcompat.terminal import escape_json_text, is_terminal, write_json
+from hostcompat.widget_items import DEFAULT_WIDGET_CHARS
 
 if TYPE_CHECKING:
     from hostcompat.cli._scans import RunScans
     from hostcompat.engine.catalog.host_context import HostContext
     from hostcompat.engine.catalog.model import Catalog
     from hostcompat.probe._early import Started
-    from hostcompat.report.model import ReportDocument, TargetInfo
+    from hostcompat.report.model import ReportDocument, ShardInfo, TargetInfo
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,8 +102,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hostcompat.engine.catalog.load import load_catalog
-
     planned = plan_targets(args)
     shard = None
     if args.shard is not None:
@@ -123,6 +122,26 @@ def _run(args: argparse.Namespace) -> int:
     offline = {  # written by any version: their targets and events are redacted again
         id(item): _read_snapshot(item.snapshot).redacted(Redactor()) for item in planned if item.snapshot is not None
     }
+    live = [item for item in planned if item.target is not None]
+    scans = _run_scans(args, live, offline)  # a snapshot checked alone has its widgets scanned from here on
+    try:
+        return _judged(args, planned, offline, live, scans, shard, baseline)
+    finally:
+        scans.close()
+
+
+def _judged(
+    args: argparse.Namespace,
+    planned: list[Planned],
+    offline: dict[int, Snapshot],
+    live: list[Planned],
+    scans: RunScans,
+    shard: ShardInfo | None,
+    baseline: ReportDocument | None,
+) -> int:
+    """The rest of `_run`: the catalog and hosts asked for, the probes, the check and its report."""
+    from hostcompat.engine.catalog.load import load_catalog
+
     catalog = load_catalog(overrides=args.catalog)
     host_ids = [catalog.get(name).id for name in args.host]  # an unknown id fails here, before any probe starts
     host_versions = _host_versions(args.host_version, catalog)
@@ -130,14 +149,13 @@ def _run(args: argparse.Namespace) -> int:
     as_host = as_host_profile(args, catalog)
     if as_host is not None and not host_ids:
         host_ids = [as_host.id]  # the server met as this host: judge it for this host
-    live = [item for item in planned if item.target is not None]
     options = probe_options(args, as_host)
     if options.calls.explicit and not live:
         raise InvalidInput("--call and --calls apply to live servers: a snapshot holds the calls made when taken")
     started = start_live(live, args.concurrency)  # the servers start while the checker is imported
     try:
         plan = _Plan(planned, offline, live, options, catalog, host_ids, host_versions, host_contexts)
-        document = _checked(args, plan, started)
+        document = _checked(args, plan, started, scans)
     finally:
         stop_live(started)
     if shard is not None:
@@ -169,8 +187,10 @@ class _Plan:
     host_contexts: dict[str | None, HostContext]
 
 
-def _checked(args: argparse.Namespace, plan: _Plan, started: Started) -> ReportDocument:
-    """Probe the live servers (`started`: those already starting) and judge every server: the report document."""
+def _checked(args: argparse.Namespace, plan: _Plan, started: Started, scans: RunScans) -> ReportDocument:
+    """Probe the live servers (`started`: those already starting) and judge every server (their widgets scanned by
+    `scans`): the report document.
+    """
     from hostcompat.clients.rules import load_bundled_rules
     from hostcompat.pipeline import WidgetBudget, check_snapshot
     from hostcompat.report import report_document, server_entry
@@ -184,59 +204,63 @@ def _checked(args: argparse.Namespace, plan: _Plan, started: Started) -> ReportD
     )
     as_of = time.strftime("%Y-%m-%d")  # the age of host facts is told against today (datetime costs start-up)
     budget = WidgetBudget(seconds=args.timeout)  # --timeout bounds the widget analysis of each server too
-    scans = _run_scans(args, len(live) + len(offline))
     if started:  # servers are starting: load the widget scanner in the meantime
         from hostcompat.widget_scans import warm_up
 
         warm_up()
-    try:
-        for snapshot in offline.values():
-            scans.prescan(snapshot, budget)
-        taken = probe_all(
-            live, options, args.concurrency, on_snapshot=lambda _, taken: scans.prescan(taken, budget), started=started
+    for snapshot in offline.values():
+        scans.prescan(snapshot, budget)
+    taken = probe_all(
+        live, options, args.concurrency, on_snapshot=lambda _, taken: scans.prescan(taken, budget), started=started
+    )
+    snapshots = dict(zip((id(item) for item in live), taken, strict=True))
+    snapshots.update(offline)
+    entries = []
+    for item in planned:
+        if item.error is not None:
+            entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
+            continue
+        snapshot = snapshots[id(item)]
+        observation, notes = (
+            _observe(snapshot, catalog, host_ids, args, item.target, host_versions, host_contexts.get(None))
+            if args.observe
+            else (None, [])
         )
-        snapshots = dict(zip((id(item) for item in live), taken, strict=True))
-        snapshots.update(offline)
-        entries = []
-        for item in planned:
-            if item.error is not None:
-                entries.append(server_entry(target=_target_info(item), server=None, hosts=[], error=item.error))
-                continue
-            snapshot = snapshots[id(item)]
-            observation, notes = (
-                _observe(snapshot, catalog, host_ids, args, item.target, host_versions, host_contexts.get(None))
-                if args.observe
-                else (None, [])
-            )
-            entry = check_snapshot(
-                snapshot,
-                catalog,
-                host_ids=host_ids or None,
-                target=_target_info(item),
-                host_versions=host_versions,
-                as_of=as_of,
-                widget_budget=budget,
-                observed=() if observation is None else observation.runs,
-                notes=notes,
-                host_contexts=host_contexts,
-                client_rules=load_bundled_rules(),
-                widget_scans=scans,
-            )
-            entries.append(planned_redactor(item).json(entry, urls=False))
-    finally:
-        scans.close()
+        entry = check_snapshot(
+            snapshot,
+            catalog,
+            host_ids=host_ids or None,
+            target=_target_info(item),
+            host_versions=host_versions,
+            as_of=as_of,
+            widget_budget=budget,
+            observed=() if observation is None else observation.runs,
+            notes=notes,
+            host_contexts=host_contexts,
+            client_rules=load_bundled_rules(),
+            widget_scans=scans,
+        )
+        entries.append(planned_redactor(item).json(entry, urls=False))
     return report_document(entries)
 
 
-def _run_scans(args: argparse.Namespace, servers: int) -> RunScans:
-    """The run's widget scans: kept in `--cache-dir`, and done in worker processes while other servers are probed
-    when there is more than one server and more than one core.
+def _run_scans(args: argparse.Namespace, live: list[Planned], offline: dict[int, Snapshot]) -> RunScans:
+    """The run's widget scans: kept in `--cache-dir`, done in worker processes while other servers are probed when
+    there is more than one server and more than one core, and for one snapshot alone begun at once in a forked
+    child (`cli._scan_ahead`) while this process loads the rest of the check.
     """
-    from hostcompat.cli._scans import RunScans, cores
+    from hostcompat.cli._scan_ahead import AheadScans, cores, items_to_scan_ahead
 
     disk = open_cache(args)
+    servers = len(live) + len(offline)
+    ahead = None
+    if disk is None and servers == 1 and offline:
+        (snapshot,) = offline.values()
+        ahead = AheadScans.start(items_to_scan_ahead(snapshot, DEFAULT_WIDGET_CHARS), args.timeout)
+    from hostcompat.cli._scans import RunScans  # after the fork: the child does not need it, and is not kept waiting
+
     workers = cores() if servers > 1 else 0
-    return RunScans(workers=workers if workers > 1 else 0, disk=disk)
+    return RunScans(workers=workers if workers > 1 else 0, disk=disk, ahead=ahead)
 
 
 def _read_snapshot(path: Path) -> Snapshot:

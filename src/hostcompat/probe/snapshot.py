@@ -68,6 +68,10 @@ def _optional_raw(value: object, what: str, copy: bool = True) -> WireJSON | Non
     return None if value is None else _own_object(value, what, copy)
 
 
+LISTING_REFERENCE: Final = "resources/list"
+"""How `UIResourceCapture.referenced_by` names the resource listing (a tool is `tool:<name>`)."""
+
+
 @dataclass(frozen=True)
 class UIResourceCapture:
     """One `ui://` resource as read with `resources/read`: the raw `contents`, or the `error` that stopped it.
@@ -465,6 +469,7 @@ def coverage_of(**dimensions: Coverage) -> dict[Dimension, Coverage]:
 
 
 __all__ = [
+    "LISTING_REFERENCE",
     "MAX_SNAPSHOT_FILE_BYTES",
     "READABLE_VERSIONS",
     "SCHEMA_VERSION",

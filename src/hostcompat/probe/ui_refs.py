@@ -15,10 +15,8 @@ from hostcompat.apps.meta.access import tool_ui_resource_uri
 from hostcompat.apps.openai.mapping import OPENAI_OUTPUT_TEMPLATE
 from hostcompat.errors import HostCompatError
 from hostcompat.probe.events import INVALID_UI_META, ProbeEvent
+from hostcompat.probe.snapshot import LISTING_REFERENCE
 from hostcompat.wire_json import WireJSON
-
-LISTING_REFERENCE: Final = "resources/list"
-"""How `referenced_by` names the resource listing."""
 
 _META: Final = "_meta"
 
