@@ -10,7 +10,9 @@ Cases (every input is generated here, in a temporary folder):
   (258 MiB; hostcompat's was 449 MiB).
 
 Each check runs in its own process, which reports its own peak RSS (`VmHWM`: not the server it starts, nor the
-bench it was forked from); the bound column is the target, 3x the input plus 100 MB.
+bench it was forked from); the bound column is the target, 3x the input plus 100 MB. Every widget here holds more
+code than a check scans in a forked child (`cli._scan_ahead.MAX_AHEAD_CHARS`), so each is scanned in that process
+and its peak is the whole check's.
 Run: `python bench/bench_bounds.py [--only NAME]`.
 """
 

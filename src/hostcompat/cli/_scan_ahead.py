@@ -7,7 +7,8 @@ the widget stage then takes the child's results (issue 18).
 
 The child changes when a scan runs, never what it finds: it runs `widget_scans.scan_content`, the pure function the
 check runs in process, on the same content items, within the same deadline. A fork is used only where it is safe
-and pays: on Linux, with no other thread in this process, and for items the parent picked before forking. A child
+and pays: on Linux, with a core to spare and no other thread in this process, for items the parent picked before
+forking, holding at most `MAX_AHEAD_CHARS` of code. A child
 that fails, dies, stops at its deadline or sends anything but a result costs nothing but time: the widget stage then
 scans in process, as it does without a child.
 """
@@ -40,6 +41,11 @@ _FRAME: Final = struct.Struct("<II")
 _MAX_FRAME_BYTES: Final = 16 * 1024 * 1024
 """A result longer than this is not one the scanner makes (it caps what it keeps): the child is stopped."""
 _READ_BYTES: Final = 1 << 20
+MAX_AHEAD_CHARS: Final = 8 * 1024 * 1024
+"""The most widget code a child scans: about twice what the scanner gets through while the checker loads, which is
+all the child can save. Beyond it the scan takes longer than the overlap saves, while the child's own memory grows
+with the code (measured in peak PSS of both processes: +10 MiB for the pdf example's 4.3 MB widget, +15 MiB for
+16 MB of widget code, +26 MiB for seven 14 MB widgets), so larger widgets are scanned in process."""
 
 
 def items_to_scan_ahead(snapshot: Snapshot, max_chars: int) -> list[WireJSON]:
@@ -207,4 +213,4 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-__all__ = ["AheadScans", "can_fork", "cores", "items_to_scan_ahead"]
+__all__ = ["MAX_AHEAD_CHARS", "AheadScans", "can_fork", "cores", "items_to_scan_ahead"]

@@ -35,7 +35,6 @@ from hostcompat.probe.snapshot import Snapshot
 from hostcompat.redaction import Redactor
 from hostcompat.report import REPORT_FORMATS
 from hostcompat.terminal import escape_json_text, is_terminal, write_json
-from hostcompat.widget_items import DEFAULT_WIDGET_CHARS
 
 if TYPE_CHECKING:
     from hostcompat.cli._scans import RunScans
@@ -249,14 +248,14 @@ def _run_scans(args: argparse.Namespace, live: list[Planned], offline: dict[int,
     there is more than one server and more than one core, and for one snapshot alone begun at once in a forked
     child (`cli._scan_ahead`) while this process loads the rest of the check.
     """
-    from hostcompat.cli._scan_ahead import AheadScans, cores, items_to_scan_ahead
+    from hostcompat.cli._scan_ahead import MAX_AHEAD_CHARS, AheadScans, cores, items_to_scan_ahead
 
     disk = open_cache(args)
     servers = len(live) + len(offline)
     ahead = None
     if disk is None and servers == 1 and offline:
         (snapshot,) = offline.values()
-        ahead = AheadScans.start(items_to_scan_ahead(snapshot, DEFAULT_WIDGET_CHARS), args.timeout)
+        ahead = AheadScans.start(items_to_scan_ahead(snapshot, MAX_AHEAD_CHARS), args.timeout)
     from hostcompat.cli._scans import RunScans  # after the fork: the child does not need it, and is not kept waiting
 
     workers = cores() if servers > 1 else 0
