@@ -8,9 +8,8 @@ the widget stage then takes the child's results (issue 18).
 The child changes when a scan runs, never what it finds: it runs `widget_scans.scan_content`, the pure function the
 check runs in process, on the same content items, within the same deadline. A fork is used only where it is safe
 and pays: on Linux, with a core to spare and no other thread in this process, for items the parent picked before
-forking, holding at most `MAX_AHEAD_CHARS` of code. A child
-that fails, dies, stops at its deadline or sends anything but a result costs nothing but time: the widget stage then
-scans in process, as it does without a child.
+forking, holding at most `MAX_AHEAD_CHARS` of code. A child that fails, dies, stops at its deadline or sends
+anything but a result costs nothing but time: the widget stage then scans in process, as it does without a child.
 """
 
 from __future__ import annotations
@@ -49,10 +48,10 @@ with the code (measured in peak PSS of both processes: +10 MiB for the pdf examp
 
 
 def items_to_scan_ahead(snapshot: Snapshot, max_chars: int) -> list[WireJSON]:
-    """The content items of the widgets the snapshot's tools pointed the probe at, in the order it read them (all
-    but those only the resource listing offered), within
-    `max_chars` characters of code: those the widget stage will ask for, picked without deriving the requirements
-    (which loads the checker). An item picked and never asked for costs the child's time, not the result.
+    """The content items of the widgets the snapshot's tools pointed the probe at (all but those only the resource
+    listing offered), in the order it read them, within `max_chars` characters of code: those the widget stage will
+    ask for, picked without deriving the requirements (which loads the checker). An item picked and never asked for
+    costs the child's time, not the result.
     """
     chars_left = max_chars
     items: list[WireJSON] = []
