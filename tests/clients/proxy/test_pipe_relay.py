@@ -313,6 +313,22 @@ async def test_unreadable_and_oversized_client_lines_get_parse_errors_and_the_se
     assert "over 1000 bytes" in replies[1]["error"]["message"]
 
 
+async def test_each_request_of_a_batch_gets_an_error_with_its_id_and_the_session_goes_on() -> None:
+    async with raw(proxy_config()) as (client, _):
+        client.send(
+            b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},'
+            b'{"jsonrpc":"2.0","id":"b","method":"tools/list"}]'
+        )
+        client.send(b'{"jsonrpc":"2.0","id":2,"method":"ping"}')
+        replies = [json.loads(await client.line()) for _ in range(3)]
+    assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [
+        (1, INVALID_REQUEST),
+        ("b", INVALID_REQUEST),
+        (2, None),
+    ]
+    assert "batch" in replies[0]["error"]["message"]
+
+
 async def test_a_client_that_sends_garbage_and_never_reads_is_no_longer_read() -> None:
     """Each unreadable line costs the proxy an error of some 90 bytes to the client: a client that does not read
     its answers must stop being read, or the proxy's backlog grows without end.

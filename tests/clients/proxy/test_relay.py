@@ -11,6 +11,7 @@ from hostcompat.clients.proxy.config import ProxyConfig, http_upstream, stdio_up
 from hostcompat.clients.proxy.failures import CONNECTION_CLOSED, PROXY_OVERLOADED, REQUEST_TIMEOUT, describe_failure
 from hostcompat.clients.proxy.links import FrontLink
 from hostcompat.clients.proxy.session.relay import ProxySession
+from hostcompat.clients.proxy.session.wire import stream_item
 from hostcompat.errors import InvalidMessage
 from tests.clients.proxy._support import (
     CLAUDE_CODE,
@@ -237,6 +238,24 @@ async def test_an_unreadable_client_message_gets_a_parse_error_with_a_null_id() 
     assert error["id"] is None
     assert error["error"]["code"] == -32700
     assert "oops" in error["error"]["message"]
+
+
+async def test_each_request_of_a_client_batch_gets_an_error_with_its_id() -> None:
+    to_proxy, proxy_reads = anyio.create_memory_object_stream[SessionMessage | Exception](1)
+    proxy_writes, from_proxy = anyio.create_memory_object_stream[SessionMessage](2)
+    session = ProxySession(proxy_config(), FrontLink(proxy_reads, proxy_writes))
+    line = b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]\n'
+    async with anyio.create_task_group() as group:
+        group.start_soon(session.run)
+        await to_proxy.send(stream_item(line))
+        reply = RawPeer(from_proxy, to_proxy)
+        errors = [await reply.next(), await reply.next()]
+        to_proxy.close()
+        group.cancel_scope.cancel()
+    for stream in (proxy_reads, proxy_writes, from_proxy):
+        stream.close()
+    assert [(error["id"], error["error"]["code"]) for error in errors] == [(1, -32600), ("b", -32600)]
+    assert "batch" in errors[0]["error"]["message"]
 
 
 async def test_a_cancelled_request_ends_its_front_stream_through_the_transport_hook() -> None:

@@ -82,11 +82,21 @@ def unreadable_reply(line: bytes, error: BaseException | str) -> UnreadableReply
 
 
 class UnreadableMessage(InvalidMessage):
-    """A line from the upstream that is no JSON-RPC message; `reply` names the request it answers, when known."""
+    """A line that is no JSON-RPC message; from the upstream, `reply` names the request it answers when known; from
+    a client, `batch` holds the ids of the requests when it is a batch (`batches`), each to be answered.
+    """
 
-    def __init__(self, message: str, *, value: object = None, reply: UnreadableReply | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        value: object = None,
+        reply: UnreadableReply | None = None,
+        batch: tuple[int | str, ...] = (),
+    ) -> None:
         super().__init__(message, value=value)
         self.reply = reply
+        self.batch = batch
 
 
 __all__ = ["UnreadableMessage", "UnreadableReply", "problem_of", "unreadable_reply"]

@@ -11,7 +11,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from hostcompat.clients.proxy.failures import ErrorObject
+from hostcompat.clients.proxy.batches import BATCH_ERROR, batch_request_ids
+from hostcompat.clients.proxy.failures import ErrorObject, invalid_request_error, unreadable_error
 from hostcompat.clients.proxy.tracker import is_request_id
 from hostcompat.errors import InvalidMessage, InvalidRequest
 from hostcompat.wire_json import WireJSON, WireObject
@@ -166,6 +167,18 @@ def error_line(request_id: int | str | None, error: ErrorObject) -> bytes:
     return dump_line({"jsonrpc": "2.0", "id": request_id, "error": fields})
 
 
+def unreadable_client_lines(error: InvalidMessage, line: bytes = b"") -> list[bytes]:
+    """The answers to a client `line` that is no JSON-RPC message (`error` says why): one error with its id when
+    that could be read, one per request of a batch (`batches`), else one error without an id.
+    """
+    if isinstance(error, InvalidRequest):  # the id could be read: the client waiting on it gets the answer
+        return [error_line(error.request_id, invalid_request_error(error.message))]
+    batch = batch_request_ids(line) if line else None
+    if batch:
+        return [error_line(request_id, BATCH_ERROR) for request_id in batch]
+    return [error_line(None, unreadable_error(f"could not read a client message: {error}"))]
+
+
 def notification_line(method: str, params: WireJSON) -> bytes:
     """The line of a JSON-RPC notification the proxy sends on its own."""
     return dump_line({"jsonrpc": "2.0", "method": method, "params": params})
@@ -181,5 +194,6 @@ __all__ = [
     "error_line",
     "notification_line",
     "read_frame",
+    "unreadable_client_lines",
     "with_member",
 ]

@@ -26,13 +26,11 @@ from hostcompat.clients.proxy.failures import (
     cancel_params,
     describe_failure,
     ended_error,
-    invalid_request_error,
     overloaded_error,
     oversized,
     process_ended,
     timeout_error,
     undrained_error,
-    unreadable_error,
     unreadable_reply_error,
 )
 from hostcompat.clients.proxy.lines import LineBuffer, Oversized
@@ -47,6 +45,7 @@ from hostcompat.clients.proxy.pipe.frames import (
     error_line,
     notification_line,
     read_frame,
+    unreadable_client_lines,
     with_member,
 )
 from hostcompat.clients.proxy.pipe.pipes import Outbox, start_server, stop_server, wait_exit
@@ -59,7 +58,7 @@ from hostcompat.clients.proxy.tracker import (
     SessionTracker,
 )
 from hostcompat.clients.proxy.unreadable import unreadable_reply
-from hostcompat.errors import HostCompatError, InvalidInput, InvalidMessage, InvalidRequest
+from hostcompat.errors import HostCompatError, InvalidInput, InvalidMessage
 
 logger = logging.getLogger(__name__)
 
@@ -310,12 +309,9 @@ class PipeProxy:
 
     # -- client to server ------------------------------------------------------------------------------------
 
-    def _unreadable(self, error: InvalidMessage) -> None:
+    def _unreadable(self, error: InvalidMessage, line: bytes = b"") -> None:
         logger.warning("unreadable message from the client: %s", error)
-        if isinstance(error, InvalidRequest):  # the id could be read: the client waiting on it gets the answer
-            self._to_client.append(error_line(error.request_id, invalid_request_error(error.message)))
-            return
-        self._to_client.append(error_line(None, unreadable_error(f"could not read a client message: {error}")))
+        self._to_client += unreadable_client_lines(error, line)
 
     def _from_client(self, line: bytes, *, eager: bool) -> None:
         """Relay one line (newline included) from the client; `eager`: write it out as soon as it is decided."""
@@ -325,7 +321,7 @@ class PipeProxy:
         try:
             frame = read_frame(line)
         except InvalidMessage as error:
-            self._unreadable(error)
+            self._unreadable(error, line)
             return
         if frame.kind == REQUEST and self._first_request and self._yields(frame, line):
             return

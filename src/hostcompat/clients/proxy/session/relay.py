@@ -17,6 +17,7 @@ from anyio.abc import TaskGroup
 from mcp.shared.message import MessageMetadata, ServerMessageMetadata
 from mcp_types import JSONRPCError, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
+from hostcompat.clients.proxy.batches import BATCH_ERROR
 from hostcompat.clients.proxy.config import STARTUP_FAILURE_WAIT, ProxyConfig
 from hostcompat.clients.proxy.failures import (
     UpstreamEnd,
@@ -185,8 +186,13 @@ class ProxySession:
 
     async def _client_unreadable(self, error: Exception) -> None:
         logger.warning("unreadable message from the client: %s", error)
-        if self.front.answers_unreadable:
-            await self._to_client(error_message(None, unreadable_error(f"could not read a client message: {error}")))
+        if not self.front.answers_unreadable:
+            return
+        if isinstance(error, UnreadableMessage) and error.batch:  # each request of a batch gets its own answer
+            for request_id in error.batch:
+                await self._to_client(error_message(request_id, BATCH_ERROR))
+            return
+        await self._to_client(error_message(None, unreadable_error(f"could not read a client message: {error}")))
 
     async def _watch(self, link: UpstreamLink, request_id: RequestId, method: str, timer: anyio.CancelScope) -> None:
         with timer:

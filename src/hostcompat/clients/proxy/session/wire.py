@@ -14,6 +14,7 @@ from mcp.shared.message import ClientMessageMetadata, ServerMessageMetadata, Ses
 from mcp_types import ErrorData, JSONRPCError, JSONRPCMessage, JSONRPCNotification, jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from hostcompat.clients.proxy.batches import batch_request_ids
 from hostcompat.clients.proxy.failures import ErrorObject
 from hostcompat.clients.proxy.tracker import is_request_id
 from hostcompat.clients.proxy.unreadable import UnreadableMessage, unreadable_reply
@@ -33,7 +34,8 @@ def parse_line(line: bytes) -> SessionMessage:
         preview = line[:120].decode("utf-8", "replace")
         reply = unreadable_reply(line, str(error))
         problem = f"not a JSON-RPC message ({type(error).__name__}): {preview!r}"
-        raise UnreadableMessage(problem, value=preview, reply=reply) from error
+        batch = tuple(batch_request_ids(line) or ())
+        raise UnreadableMessage(problem, value=preview, reply=reply, batch=batch) from error
     if isinstance(message, JSONRPCNotification) and has_invalid_id(line):
         preview = line[:120].decode("utf-8", "replace")
         raise UnreadableMessage(f"not a JSON-RPC message ({BAD_ID}): {preview!r}", value=preview)
