@@ -100,8 +100,6 @@ class AheadScans:
             return None
         deadline = None if seconds is None else time.monotonic() + seconds  # one clock for both on Linux
         read_fd, write_fd = os.pipe()
-        for stream in (sys.stdout, sys.stderr):  # what is buffered is written once, by this process
-            stream.flush()
         try:
             pid = os.fork()
         except OSError:
@@ -184,8 +182,8 @@ def _payload(item: WireJSON) -> tuple[object, object, object]:
 
 
 def _scan_in_child(items: Sequence[WireJSON], read_fd: int, write_fd: int, deadline: float | None) -> NoReturn:
-    """The child: scan each item, send each result as it comes, and leave without running anything of the parent's
-    (no exit handlers, no buffered output written twice).
+    """The child: scan each item, send each result as it comes, and leave without running anything of the parent's:
+    `os._exit` runs no exit handler and writes none of the output the parent had buffered when it forked.
     """
     code = 1
     try:
