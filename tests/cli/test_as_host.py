@@ -44,7 +44,7 @@ def snapshot_client(tmp_path: Path, *options: str) -> dict[str, object]:
 
 def test_snapshot_as_a_host_sends_that_hosts_client_name_and_capability(tmp_path: Path) -> None:
     client = snapshot_client(tmp_path, "--as-host", "gemini-cli")
-    assert client["clientInfo"] == {"name": "gemini-cli-mcp-client", "version": "0.1.13"}  # the newest a source names
+    assert client["clientInfo"] == {"name": "gemini-cli-mcp-client", "version": "0.19.0"}  # the newest a source names
     assert not client.get("extensions")
     client = snapshot_client(tmp_path, "--as-host", "Claude")  # names are matched as catalog aliases are
     assert client["clientInfo"] == {"name": "claude-ai", "version": "1.18286.2"}  # the newest a source names

@@ -42,6 +42,8 @@ def _truncated(name: str, budget: int) -> str:
 IMAGE = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
 SHEETS = "GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTER"
 ADVISORIES = "list_repository_security_advisories_for_the_whole_organization"
+MEHO_LONG = "broadcast_overrides_list_for_every_tenant_region_and_delivery_channel"
+LONGEST = "report_" + "_".join(["quarterly_revenue_by_region_product_line_and_sales_channel"] * 2)
 GIT_BRANCH_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -186,8 +188,14 @@ CASES: dict[str, Case] = {
     "claude.truncate-tool-names": Case(
         "claude-ai@0.1.0",
         "tools/list",
-        {"tools": _tools(ADVISORIES)},
-        {"tools": _tools(_truncated(ADVISORIES, 41))},
+        {"tools": _tools(MEHO_LONG)},
+        {"tools": _tools(_truncated(MEHO_LONG, 64))},
+    ),
+    "claude-code.truncate-tool-names": Case(
+        "claude-code@2.1.280",
+        "tools/list",
+        {"tools": _tools(LONGEST)},
+        {"tools": _tools(_truncated(LONGEST, 105))},
     ),
     "librechat.truncate-tool-names": Case(
         "@librechat/api-client@0.7.8",

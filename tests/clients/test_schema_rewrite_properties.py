@@ -116,9 +116,12 @@ def _validator(schema: Any) -> jsonschema.protocols.Validator:
 
 
 def _client_for(rule: Rule) -> str:
+    """A client the rule applies to: its first client's name at a version in its range."""
     match = rule.clients[0]
-    spec = f"{match.name.replace('*', 'x')}@99.0.0"
-    assert rule.applies_to(parse_client_spec(spec)), spec
+    name = match.name.replace("*", "x")
+    specs = [f"{name}@{version}" for version in ("99.0.0", "0.0.1")]
+    spec = next((spec for spec in specs if rule.applies_to(parse_client_spec(spec))), None)
+    assert spec is not None, (rule.id, specs)
     return spec
 
 

@@ -78,6 +78,17 @@ def _degraded(tools: list[dict[str, Any]], host: str, results: dict[str, Any] | 
     return {finding.rule_id for finding in report.findings if finding.severity is Severity.DEGRADED}
 
 
+def test_claude_code_counts_its_whole_tool_name_against_128_and_claude_desktop_the_bare_name_against_64() -> None:
+    """Claude Code's limit is the API's 128 characters for mcp__{server}__{tool} (a longer one made every request
+    fail before 2.1.292, and is left out since); Claude Desktop and claude.ai hold the bare name to 64.
+    """
+    seventy = [{"name": "x" * 70, "inputSchema": {"type": "object"}}]
+    over = [{"name": "x" * 125, "inputSchema": {"type": "object"}}]
+    assert "SERVER-NAME-001" not in _degraded(seventy, "claude-code")
+    assert "SERVER-NAME-001" in _degraded(over, "claude-code")
+    assert "SERVER-NAME-001" in _degraded(seventy, "claude")
+
+
 def test_facts_shown_only_for_another_product_or_fixed_since_no_longer_degrade() -> None:
     """Each of these was sourced from another client, or is fixed in a version the source names: a false
     "degraded" otherwise. Pinned to a version the source shows, the fixed ones still bite.
@@ -89,9 +100,13 @@ def test_facts_shown_only_for_another_product_or_fixed_since_no_longer_degrade()
     assert "SERVER-LIMIT-001" in _degraded(many, "vscode", host_versions={"vscode": "1.102.1"})
     both = {"name": "pick", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "anyOf": []}}}}
     assert "SERVER-SCHEMA-001" not in _degraded([both], "gemini-cli")  # gone with PR #4176
-    assert "SERVER-SCHEMA-001" in _degraded(
-        [{"name": "r", "inputSchema": {"type": "object", "$defs": {}}}], "gemini-cli"
-    )
+    refs = [{"name": "r", "inputSchema": {"type": "object", "$defs": {}}}]
+    assert "SERVER-SCHEMA-001" not in _degraded(refs, "gemini-cli")  # discovery fixed in 0.19.0 (PR #13521)
+    assert _findings(refs, "gemini-cli").get("SERVER-SCHEMA-002") is Severity.INFO  # said, with the versions shown
+    dialect = {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema"}
+    assert "SERVER-SCHEMA-001" in _degraded([{"name": "d", "inputSchema": dialect}], "gemini-cli")
+    assert "SERVER-SCHEMA-001" not in _degraded(refs, "vscode")  # Claude models only, fixed for VS Code 1.114
+    assert "SERVER-SCHEMA-001" in _degraded(refs, "vscode", host_versions={"vscode": "1.113.0"})
     no_structured = {"typed": {"content": [{"type": "text", "text": "3"}]}}
     assert "SERVER-OUTPUT-001" not in _degraded([TYPED], "n8n", no_structured)  # the community node's reports
     long_name = [{"name": "x" * 70, "inputSchema": {"type": "object"}}]
